@@ -1,0 +1,63 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// DecodeRequest parses one request line. It refuses unknown fields, trailing
+// data, a missing or foreign version and a request naming no tool or both.
+// The returned *Error is CodeInvalidArgument; the Request carries whatever ID
+// could be read, so the answer can still name it.
+func DecodeRequest(line []byte) (Request, *Error) {
+	var req Request
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(line, &probe)
+		var id string
+		_ = json.Unmarshal(probe.ID, &id)
+		return Request{ID: id}, NewError(CodeInvalidArgument, "protocol: bad request: "+err.Error())
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return req, NewError(CodeInvalidArgument, "protocol: bad request: data after the JSON object")
+	}
+	if req.V != Version {
+		return req, NewError(CodeInvalidArgument, fmt.Sprintf("protocol: version %d, want %d", req.V, Version))
+	}
+	if (req.Glob == nil) == (req.Grep == nil) {
+		return req, NewError(CodeInvalidArgument, `protocol: a request names exactly one of "glob" and "grep"`)
+	}
+	return req, nil
+}
+
+// Encoder writes response lines.
+type Encoder struct {
+	w   io.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// NewEncoder returns an Encoder writing to w. HTML escaping is off, so paths
+// with <, > and & stay readable.
+func NewEncoder(w io.Writer) *Encoder {
+	e := &Encoder{w: w}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// Encode writes one line (json.Encoder ends it with '\n').
+func (e *Encoder) Encode(l *Line) error {
+	e.buf.Reset()
+	if err := e.enc.Encode(l); err != nil {
+		return err
+	}
+	_, err := e.w.Write(e.buf.Bytes())
+	return err
+}

@@ -1,0 +1,251 @@
+// Package protocol is the wire contract between a rootbound host and the
+// rootbound WASI module: JSON lines over the module's stdin and stdout.
+//
+// A host writes one Request per line. The module answers each request with
+// zero or more Line values carrying an Item (a result, streamed in result
+// order) or a Problem (a path that could not be read), and then exactly one
+// Line carrying Done. Streaming lets a host keep what was found when the
+// module dies mid-request (say, at its memory cap); the final line states
+// whether the answer is complete, truncated or partial, and why.
+//
+// The normative description is wit/rootbound.wit; a test keeps these types
+// and the WIT in agreement. This package imports nothing of rootbound's.
+package protocol
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"unicode/utf8"
+)
+
+// Version is the protocol version. A request with another version is
+// refused with CodeInvalidArgument.
+const Version = 1
+
+// MaxLineBytes bounds one request line. A longer line is answered with
+// CodeInvalidArgument and the rest of it is discarded.
+const MaxLineBytes = 1 << 20
+
+// Request is one call: exactly one of Glob and Grep is set.
+type Request struct {
+	V      int       `json:"v"`
+	ID     string    `json:"id"`
+	Glob   *GlobArgs `json:"glob,omitempty"`
+	Grep   *GrepArgs `json:"grep,omitempty"`
+	Limits *Limits   `json:"limits,omitempty"`
+}
+
+// GlobArgs finds regular files by name or path.
+type GlobArgs struct {
+	// Pattern without "/" matches base names at any depth; with "/" it
+	// matches the path relative to the search root.
+	Pattern string `json:"pattern"`
+	// Path is the search root: relative to the default root, or a root's
+	// virtual name and a path below it. Empty means the default root.
+	Path string `json:"path,omitempty"`
+	// MaxResults caps the results; 0 means DefaultMaxResults.
+	MaxResults int `json:"max_results,omitempty"`
+}
+
+// GrepArgs searches file contents.
+type GrepArgs struct {
+	Pattern    string `json:"pattern"`
+	Literal    bool   `json:"literal,omitempty"`
+	Path       string `json:"path,omitempty"`
+	Glob       string `json:"glob,omitempty"`
+	Case       string `json:"case,omitempty"`        // CaseSensitive (default), CaseInsensitive, CaseSmart
+	OutputMode string `json:"output_mode,omitempty"` // ModeFiles (default), ModeContent, ModeCount
+	MaxResults int    `json:"max_results,omitempty"`
+}
+
+// Case modes.
+const (
+	CaseSensitive   = "sensitive"
+	CaseInsensitive = "insensitive"
+	CaseSmart       = "smart"
+)
+
+// Output modes of grep.
+const (
+	ModeFiles   = "files_with_matches"
+	ModeContent = "content"
+	ModeCount   = "count"
+)
+
+// Result bounds. Tools handed to models allow 1..MaxResultsTool; a host may
+// ask for up to MaxResultsCeiling (the CLI does, to list a whole tree).
+const (
+	DefaultMaxResults = 100
+	MaxResultsTool    = 1000
+	MaxResultsCeiling = 1_000_000
+)
+
+// Limits are set by the host, not by the model. Zero means the default:
+// no deadline, no budget, DefaultMaxFileSize.
+type Limits struct {
+	// DeadlineMS is how long the call may run, counted from when the module
+	// reads the request.
+	DeadlineMS int64 `json:"deadline_ms,omitempty"`
+	// MaxEntries bounds directory entries visited.
+	MaxEntries int64 `json:"max_entries,omitempty"`
+	// MaxBytes bounds file bytes read.
+	MaxBytes int64 `json:"max_bytes,omitempty"`
+	// MaxFileSize: larger files are skipped (SkippedTooLarge).
+	MaxFileSize int64 `json:"max_file_size,omitempty"`
+}
+
+// DefaultMaxFileSize is the size above which grep skips a file: larger than
+// nearly every source file, small enough that one file cannot hold a call
+// for long (wasm byte loops run at 0.2-0.4 GB/s).
+const DefaultMaxFileSize = 10 << 20
+
+// Line is one line of a response. Exactly one of Item, Problem, Done is set.
+type Line struct {
+	ID      string   `json:"id"`
+	Item    *Item    `json:"item,omitempty"`
+	Problem *Problem `json:"problem,omitempty"`
+	Done    *Done    `json:"done,omitempty"`
+}
+
+// Item is one result. Glob and files_with_matches set Path; content sets
+// Path, LineNumber and Text; count sets Path and Count.
+type Item struct {
+	Path       Data  `json:"path"`
+	LineNumber int   `json:"line_number,omitempty"`
+	Text       *Data `json:"text,omitempty"`
+	Count      int   `json:"count,omitempty"`
+}
+
+// Problem is a path that could not be searched. The search goes on.
+type Problem struct {
+	Path    Data   `json:"path"`
+	Code    string `json:"code"` // a Skipped* reason
+	Message string `json:"message"`
+}
+
+// Status of a finished call.
+const (
+	StatusComplete = "complete" // every file in scope was considered
+	StatusPartial  = "partial"  // stopped early by Error; the results found so far were sent
+	StatusFailed   = "failed"   // nothing ran: Error says why
+)
+
+// Done ends the answer to one request.
+type Done struct {
+	Status  string `json:"status"`
+	Error   *Error `json:"error,omitempty"`
+	Results int    `json:"results"`
+	// Truncated is true when more results existed than MaxResults; Narrow
+	// then says how to get fewer.
+	Truncated bool    `json:"truncated"`
+	Narrow    string  `json:"narrow,omitempty"`
+	Skipped   Skipped `json:"skipped"`
+	Stats     Stats   `json:"stats"`
+}
+
+// Skipped counts what was passed over, by reason.
+type Skipped struct {
+	Binary     int64 `json:"binary"`      // a NUL byte in the first BinarySniffBytes
+	TooLarge   int64 `json:"too_large"`   // over Limits.MaxFileSize
+	Unreadable int64 `json:"unreadable"`  // open, read or readdir failed (see Problems)
+	Symlink    int64 `json:"symlink"`     // never followed
+	Special    int64 `json:"special"`     // FIFOs, sockets, devices: never opened
+}
+
+// Problem codes (the reasons of Skipped that come with a path).
+const (
+	SkippedUnreadable = "unreadable"
+)
+
+// BinarySniffBytes is how much of a file is checked for a NUL byte.
+const BinarySniffBytes = 8 << 10
+
+// Stats says how much work a call did. It is deterministic for a tree.
+type Stats struct {
+	Dirs      int64 `json:"dirs"`
+	Files     int64 `json:"files"`
+	FilesRead int64 `json:"files_read"`
+	BytesRead int64 `json:"bytes_read"`
+}
+
+// Error codes.
+const (
+	CodeInvalidPattern  = "invalid_pattern"
+	CodeInvalidArgument = "invalid_argument"
+	CodeNotFound        = "not_found"
+	CodeNotADirectory   = "not_a_directory"
+	CodeOutsideRoot     = "outside_root"
+	CodeDeadline        = "deadline"
+	CodeBudget          = "budget"
+	CodeCancelled       = "cancelled"
+	CodeMemory          = "memory"
+	CodeInternal        = "internal"
+)
+
+// Codes lists every error code, in the order of the WIT enum.
+var Codes = []string{
+	CodeInvalidPattern, CodeInvalidArgument, CodeNotFound, CodeNotADirectory,
+	CodeOutsideRoot, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeInternal,
+}
+
+// Error is a typed failure of a whole call.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf-free constructor kept tiny on purpose: messages are built by callers.
+func NewError(code, message string) *Error { return &Error{Code: code, Message: message} }
+
+// AsError returns err as an *Error, or a CodeInternal one.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// Data is a path or a line as raw bytes. In JSON it is {"text": "..."} when
+// the bytes are valid UTF-8 and {"bytes": "<base64>"} when they are not, as
+// ripgrep's JSON printer does.
+type Data string
+
+type dataJSON struct {
+	Text  *string `json:"text,omitempty"`
+	Bytes *string `json:"bytes,omitempty"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (d Data) MarshalJSON() ([]byte, error) {
+	s := string(d)
+	if utf8.ValidString(s) {
+		return json.Marshal(dataJSON{Text: &s})
+	}
+	b := base64.StdEncoding.EncodeToString([]byte(s))
+	return json.Marshal(dataJSON{Bytes: &b})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Data) UnmarshalJSON(b []byte) error {
+	var v dataJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch {
+	case v.Text != nil && v.Bytes == nil:
+		*d = Data(*v.Text)
+	case v.Bytes != nil && v.Text == nil:
+		raw, err := base64.StdEncoding.DecodeString(*v.Bytes)
+		if err != nil {
+			return errors.New("protocol: data.bytes is not base64")
+		}
+		*d = Data(raw)
+	default:
+		return errors.New("protocol: data wants exactly one of text and bytes")
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rootbound/rootbound/guest/match"
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/guest/search"
+	"github.com/rootbound/rootbound/guest/walk"
+)
+
+func patternError(err error) *protocol.Error {
+	var pe *match.PatternError
+	if errors.As(err, &pe) {
+		return protocol.NewError(protocol.CodeInvalidPattern, err.Error())
+	}
+	return protocol.NewError(protocol.CodeInvalidArgument, err.Error())
+}
+
+func (s *Server) glob(c *call, a *protocol.GlobArgs) {
+	g, err := match.CompileGlob(a.Pattern)
+	if err != nil {
+		c.err = patternError(err)
+		return
+	}
+	if c.err = c.maxResults(a.MaxResults); c.err != nil {
+		return
+	}
+	sc, perr := s.scope(a.Path)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	c.started = true
+	w := &walk.Walker{
+		Check: c.check,
+		File: func(rel, _ string) error {
+			if !g.Match(rel) {
+				return nil
+			}
+			return c.emit(&protocol.Item{Path: protocol.Data(sc.display(rel))})
+		},
+		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
+	}
+	c.end(w.Walk(sc.full), w)
+	if c.done.Truncated {
+		c.done.Narrow = fmt.Sprintf("more than %d files match %q in %s: narrow the pattern or the path, or raise max_results", c.max, a.Pattern, sc.label())
+	}
+}
+
+func (s *Server) grep(c *call, a *protocol.GrepArgs) {
+	m, err := match.CompileLine(a.Pattern, a.Literal, a.Case)
+	if err != nil {
+		c.err = patternError(err)
+		return
+	}
+	var filter *match.Glob
+	if a.Glob != "" {
+		if filter, err = match.CompileGlob(a.Glob); err != nil {
+			c.err = patternError(err)
+			return
+		}
+	}
+	mode := a.OutputMode
+	switch mode {
+	case "":
+		mode = protocol.ModeFiles
+	case protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount:
+	default:
+		c.err = protocol.NewError(protocol.CodeInvalidArgument,
+			fmt.Sprintf("output_mode %q, want files_with_matches|content|count", a.OutputMode))
+		return
+	}
+	if c.err = c.maxResults(a.MaxResults); c.err != nil {
+		return
+	}
+	sc, perr := s.scope(a.Path)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	c.started = true
+	r := &search.Reader{BeforeGrow: func() { _ = c.bw.Flush() }}
+	w := &walk.Walker{
+		Check: c.check,
+		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
+	}
+	w.File = func(rel, full string) error {
+		if filter != nil && !filter.Match(rel) {
+			return nil
+		}
+		data, n, err := r.Read(full, c.maxSize, protocol.BinarySniffBytes)
+		c.done.Stats.FilesRead++
+		if berr := c.addBytes(n); berr != nil {
+			return berr
+		}
+		switch {
+		case errors.Is(err, search.ErrBinary):
+			c.done.Skipped.Binary++
+			return nil
+		case errors.Is(err, search.ErrTooLarge):
+			c.done.Skipped.TooLarge++
+			return nil
+		case err != nil:
+			return c.problem(sc.display(rel), err)
+		}
+		if err := c.checkClock(); err != nil {
+			return err
+		}
+		display := protocol.Data(sc.display(rel))
+		var emitErr error
+		count := 0
+		search.Lines(data, m, func(number int, line []byte, col int) bool {
+			switch mode {
+			case protocol.ModeFiles:
+				emitErr = c.emit(&protocol.Item{Path: display})
+				return false
+			case protocol.ModeContent:
+				text := protocol.Data(snippet(line, col))
+				emitErr = c.emit(&protocol.Item{Path: display, LineNumber: number, Text: &text})
+				return emitErr == nil
+			default:
+				count++
+				return true
+			}
+		})
+		if mode == protocol.ModeCount && count > 0 {
+			emitErr = c.emit(&protocol.Item{Path: display, Count: count})
+		}
+		return emitErr
+	}
+	c.end(w.Walk(sc.full), w)
+	if c.done.Truncated {
+		what := map[string]string{protocol.ModeFiles: "files", protocol.ModeContent: "lines", protocol.ModeCount: "files"}[mode]
+		c.done.Narrow = fmt.Sprintf("more than %d %s match in %s: narrow the pattern, the path or the glob filter, or raise max_results", c.max, what, sc.label())
+	}
+}
