@@ -1,0 +1,222 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+)
+
+// The protocol's types are the host's: a result is what the module said.
+type (
+	GlobArgs = protocol.GlobArgs
+	GrepArgs = protocol.GrepArgs
+	Item     = protocol.Item
+	Problem  = protocol.Problem
+	Done     = protocol.Done
+	Error    = protocol.Error
+	Data     = protocol.Data
+)
+
+// Result is the answer to one call: the results and problems in the order
+// the module found them, and its final line.
+type Result struct {
+	Tool     string // "glob" or "grep"
+	Pattern  string // the call's pattern and path, for messages
+	Path     string
+	Mode     string // grep's output mode, resolved
+	Items    []Item
+	Problems []Problem
+	Done     Done
+}
+
+// Err returns the call's typed error (*Error), or nil when it completed.
+func (r *Result) Err() error {
+	if r.Done.Error == nil {
+		return nil
+	}
+	return r.Done.Error
+}
+
+// Grace periods past a call's deadline: first the module's own deadline
+// check should answer; then the mounts are revoked and any file system call
+// ends the request; then the instance is abandoned. Together they keep an
+// overrun under 100 ms.
+const (
+	graceAnswer = 30 * time.Millisecond
+	graceRevoke = 50 * time.Millisecond
+)
+
+// Glob finds files by name or path. The Result is never nil; the error is
+// the Result's typed error, if any.
+func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
+	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: args.Path}
+	return r.do(ctx, res, protocol.Request{Glob: &args})
+}
+
+// Grep searches file contents. The Result is never nil; the error is the
+// Result's typed error, if any.
+func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
+	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: args.Path, Mode: args.OutputMode}
+	if res.Mode == "" {
+		res.Mode = protocol.ModeFiles
+	}
+	return r.do(ctx, res, protocol.Request{Grep: &args})
+}
+
+func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Result, error) {
+	fail := func(code, msg string, partial bool) (*Result, error) {
+		res.Done.Status = protocol.StatusFailed
+		if partial {
+			res.Done.Status = protocol.StatusPartial
+		}
+		res.Done.Error = protocol.NewError(code, msg)
+		return res, res.Done.Error
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(ctxCode(ctx), "the call was "+ctxWord(ctx)+" before it started", false)
+	}
+	deadline := time.Now().Add(r.cfg.timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	inst, err := r.acquire(ctx)
+	if err != nil {
+		if errors.Is(err, ErrClosed) {
+			return fail(protocol.CodeInternal, err.Error(), false)
+		}
+		return fail(ctxCode(ctx), "the call was "+ctxWord(ctx)+" while waiting for an instance", false)
+	}
+	req.V = protocol.Version
+	req.ID = strconv.FormatUint(r.nextID.Add(1), 10)
+	req.Limits = &protocol.Limits{
+		DeadlineMS:  max(1, time.Until(deadline).Milliseconds()),
+		MaxEntries:  r.cfg.maxEntries,
+		MaxBytes:    r.cfg.maxBytes,
+		MaxFileSize: r.cfg.maxFileSize,
+	}
+	line, err := json.Marshal(req)
+	if err != nil {
+		r.release(inst)
+		return fail(protocol.CodeInvalidArgument, "host: "+err.Error(), false)
+	}
+	if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
+		<-inst.exited
+		r.discard(inst)
+		return fail(protocol.CodeInternal, "host: the module is gone: "+exitText(inst), false)
+	}
+
+	timer := time.NewTimer(time.Until(deadline) + graceAnswer)
+	defer timer.Stop()
+	ctxDone := ctx.Done()
+	revoked := false
+	revoke := func() {
+		if !revoked {
+			revoked = true
+			inst.gate.Revoke()
+			timer.Reset(graceRevoke)
+		}
+	}
+	for {
+		select {
+		case l, ok := <-inst.lines:
+			if !ok {
+				<-inst.exited
+				r.discard(inst)
+				code, msg := crashError(inst, r.cfg.memory)
+				return fail(code, msg, true)
+			}
+			var rl protocol.Line
+			if err := json.Unmarshal(l, &rl); err != nil || rl.ID != req.ID {
+				r.discard(inst)
+				return fail(protocol.CodeInternal, fmt.Sprintf("host: unexpected line from the module: %.200q", l), true)
+			}
+			switch {
+			case rl.Item != nil:
+				res.Items = append(res.Items, *rl.Item)
+			case rl.Problem != nil:
+				res.Problems = append(res.Problems, *rl.Problem)
+			case rl.Done != nil:
+				res.Done = *rl.Done
+				if revoked {
+					// The module answered only because its mounts failed:
+					// say why they did.
+					res.Done.Status = protocol.StatusPartial
+					res.Done.Error = protocol.NewError(overrunCode(ctx), overrunText(ctx))
+				}
+				r.release(inst)
+				return res, res.Err()
+			}
+		case <-ctxDone:
+			ctxDone = nil
+			revoke()
+		case <-timer.C:
+			if !revoked {
+				revoke()
+				continue
+			}
+			r.discard(inst)
+			return fail(overrunCode(ctx), overrunText(ctx), true)
+		}
+	}
+}
+
+func ctxCode(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return protocol.CodeDeadline
+	}
+	return protocol.CodeCancelled
+}
+
+func ctxWord(ctx context.Context) string {
+	if ctxCode(ctx) == protocol.CodeDeadline {
+		return "past its deadline"
+	}
+	return "cancelled"
+}
+
+// overrunCode names why the host ended a call: the caller cancelled it, or
+// its deadline passed.
+func overrunCode(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return protocol.CodeCancelled
+	}
+	return protocol.CodeDeadline
+}
+
+func overrunText(ctx context.Context) string {
+	if overrunCode(ctx) == protocol.CodeCancelled {
+		return "the call was cancelled; results found until then are shown"
+	}
+	return "deadline reached before the search finished; results found until then are shown"
+}
+
+// crashError turns a module's death into a typed error. Go's wasm runtime
+// reports a failed memory grow as "out of memory" with exit code 2.
+func crashError(inst *instance, limit uint64) (string, string) {
+	if strings.Contains(inst.stderr.String(), "out of memory") {
+		return protocol.CodeMemory, fmt.Sprintf("the module reached its memory cap (%d MiB); results found until then are shown", limit>>20)
+	}
+	return protocol.CodeInternal, "the module stopped: " + exitText(inst)
+}
+
+func exitText(inst *instance) string {
+	var ee *sys.ExitError
+	msg := "no exit status"
+	if errors.As(inst.exitErr, &ee) {
+		msg = fmt.Sprintf("exit code %d", ee.ExitCode())
+	} else if inst.exitErr != nil {
+		msg = inst.exitErr.Error()
+	}
+	if first, _, _ := strings.Cut(inst.stderr.String(), "\n"); first != "" {
+		msg += ": " + first
+	}
+	return msg
+}

@@ -1,0 +1,112 @@
+package host
+
+import (
+	"time"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+)
+
+// Config says what a Runner may read and how far a call may go. It is
+// immutable: each With method returns a changed copy, and never fails;
+// NewRunner validates the whole.
+type Config interface {
+	// WithRoot adds a readable root: name is the path the module and every
+	// result use (an absolute, clean path such as "/workspace"), dir the host
+	// directory behind it. The first root is the default one.
+	WithRoot(name, dir string) Config
+	// WithTimeout sets the deadline of a call (default 20 s, as agents'
+	// grep tools use). A caller's context may end a call sooner.
+	WithTimeout(time.Duration) Config
+	// WithBudget bounds the directory entries a call visits and the file
+	// bytes it reads (defaults 2,000,000 and 2 GiB; 0 means no bound).
+	WithBudget(entries, bytes int64) Config
+	// WithMaxFileSize skips files larger than n bytes (default 10 MiB).
+	WithMaxFileSize(n int64) Config
+	// WithMemoryLimit caps each module instance's memory (default 256 MiB).
+	// An instance that reaches it dies; its call ends with CodeMemory and
+	// the results found so far, and the instance is replaced.
+	WithMemoryLimit(bytes uint64) Config
+	// WithInstances sets how many calls may run at once, each on its own
+	// warm instance (default 2, the cores of the machines we measure on).
+	WithInstances(n int) Config
+	// WithCacheDir sets the on-disk compilation cache (default: rootbound
+	// under the user cache directory; "" there disables it).
+	WithCacheDir(dir string) Config
+}
+
+// Root is a readable root.
+type Root struct {
+	Name string // as the module and results show it
+	Dir  string // on the host; never shown
+}
+
+type config struct {
+	roots       []Root
+	timeout     time.Duration
+	maxEntries  int64
+	maxBytes    int64
+	maxFileSize int64
+	memory      uint64
+	instances   int
+	cacheDir    *string
+}
+
+// NewConfig returns the default configuration, with no roots.
+func NewConfig() Config {
+	return &config{
+		timeout:     20 * time.Second,
+		maxEntries:  2_000_000,
+		maxBytes:    2 << 30,
+		maxFileSize: protocol.DefaultMaxFileSize,
+		memory:      256 << 20,
+		instances:   2,
+	}
+}
+
+func (c *config) clone() *config {
+	n := *c
+	n.roots = append([]Root(nil), c.roots...)
+	return &n
+}
+
+func (c *config) WithRoot(name, dir string) Config {
+	n := c.clone()
+	n.roots = append(n.roots, Root{Name: name, Dir: dir})
+	return n
+}
+
+func (c *config) WithTimeout(d time.Duration) Config {
+	n := c.clone()
+	n.timeout = d
+	return n
+}
+
+func (c *config) WithBudget(entries, bytes int64) Config {
+	n := c.clone()
+	n.maxEntries, n.maxBytes = entries, bytes
+	return n
+}
+
+func (c *config) WithMaxFileSize(size int64) Config {
+	n := c.clone()
+	n.maxFileSize = size
+	return n
+}
+
+func (c *config) WithMemoryLimit(bytes uint64) Config {
+	n := c.clone()
+	n.memory = bytes
+	return n
+}
+
+func (c *config) WithInstances(k int) Config {
+	n := c.clone()
+	n.instances = k
+	return n
+}
+
+func (c *config) WithCacheDir(dir string) Config {
+	n := c.clone()
+	n.cacheDir = &dir
+	return n
+}

@@ -1,0 +1,257 @@
+// Package rootfs is the file system a rootbound root is mounted with: a
+// read-only wazero experimental/sys.FS whose every lookup goes through Go's
+// os.Root, so no path, "..", or symbolic link (final or intermediate,
+// absolute or relative) can reach outside the root's directory.
+//
+// Why not wazero's own mounts: WithDirMount and WithReadOnlyDirMount join
+// strings and call os.OpenFile, so a symlink inside the mount is followed out
+// of it, and WithFSMount(root.FS()) makes Lstat behave like Stat (links look
+// like their targets) and reports errors as EIO. This FS keeps Lstat an
+// lstat, honours O_NOFOLLOW with ELOOP, reports escapes as EPERM and writes
+// as EROFS. It also refuses to open anything but regular files and
+// directories (it opens with O_NONBLOCK and checks), so a FIFO swapped in for
+// a file can never block a call.
+//
+// A Gate revokes the mount: once closed, every call fails with ENOTSUP,
+// which the module takes as "the host cancelled this call".
+package rootfs
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"sync/atomic"
+	"syscall"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// Gate is shared by the mounts of one module instance.
+type Gate struct{ revoked atomic.Bool }
+
+// Revoke makes every call on the gated mounts fail with ENOTSUP.
+func (g *Gate) Revoke() { g.revoked.Store(true) }
+
+// Restore undoes Revoke.
+func (g *Gate) Restore() { g.revoked.Store(false) }
+
+func (g *Gate) closed() bool { return g != nil && g.revoked.Load() }
+
+// FS is a read-only mount of one os.Root.
+type FS struct {
+	experimentalsys.UnimplementedFS
+	root *os.Root
+	gate *Gate
+}
+
+// New returns a mount of root gated by gate (which may be nil).
+func New(root *os.Root, gate *Gate) *FS { return &FS{root: root, gate: gate} }
+
+// String implements fmt.Stringer without naming the host directory.
+func (f *FS) String() string { return "rootfs" }
+
+func name(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// errno maps an error from os.Root to a WASI errno. Errors that carry no
+// errno are os.Root refusing a path that escapes: EPERM.
+func errno(err error) experimentalsys.Errno {
+	if err == nil {
+		return 0
+	}
+	var en syscall.Errno
+	if errors.As(err, &en) {
+		return experimentalsys.UnwrapOSError(en)
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return experimentalsys.ENOENT
+	case errors.Is(err, fs.ErrPermission):
+		return experimentalsys.EACCES
+	}
+	return experimentalsys.EPERM
+}
+
+// writeFlags are the open flags that would change the file system.
+const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT |
+	experimentalsys.O_TRUNC | experimentalsys.O_APPEND | experimentalsys.O_EXCL
+
+// OpenFile implements experimentalsys.FS.
+func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return nil, experimentalsys.ENOTSUP
+	}
+	if flag&writeFlags != 0 {
+		return nil, experimentalsys.EROFS
+	}
+	p = name(p)
+	if flag&experimentalsys.O_NOFOLLOW != 0 {
+		// os.Root follows a final symlink that stays inside the root;
+		// O_NOFOLLOW asks for ELOOP instead.
+		fi, err := f.root.Lstat(p)
+		if err != nil {
+			return nil, errno(err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, experimentalsys.ELOOP
+		}
+	}
+	osFlag := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
+	if flag&experimentalsys.O_DIRECTORY != 0 {
+		osFlag |= syscall.O_DIRECTORY
+	}
+	of, err := f.root.OpenFile(p, osFlag, 0)
+	if err != nil {
+		return nil, errno(err)
+	}
+	fi, err := of.Stat()
+	if err != nil {
+		of.Close()
+		return nil, errno(err)
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() {
+		of.Close()
+		return nil, experimentalsys.EACCES
+	}
+	return &file{f: of, st: sys.NewStat_t(fi), gate: f.gate}, 0
+}
+
+// Lstat implements experimentalsys.FS.
+func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return sys.Stat_t{}, experimentalsys.ENOTSUP
+	}
+	fi, err := f.root.Lstat(name(p))
+	if err != nil {
+		return sys.Stat_t{}, errno(err)
+	}
+	return sys.NewStat_t(fi), 0
+}
+
+// Stat implements experimentalsys.FS.
+func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return sys.Stat_t{}, experimentalsys.ENOTSUP
+	}
+	fi, err := f.root.Stat(name(p))
+	if err != nil {
+		return sys.Stat_t{}, errno(err)
+	}
+	return sys.NewStat_t(fi), 0
+}
+
+// Readlink implements experimentalsys.FS.
+func (f *FS) Readlink(p string) (string, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return "", experimentalsys.ENOTSUP
+	}
+	s, err := f.root.Readlink(name(p))
+	return s, errno(err)
+}
+
+// The calls that would change the tree all fail with EROFS.
+
+func (*FS) Mkdir(string, fs.FileMode) experimentalsys.Errno { return experimentalsys.EROFS }
+func (*FS) Chmod(string, fs.FileMode) experimentalsys.Errno { return experimentalsys.EROFS }
+func (*FS) Rename(string, string) experimentalsys.Errno     { return experimentalsys.EROFS }
+func (*FS) Rmdir(string) experimentalsys.Errno              { return experimentalsys.EROFS }
+func (*FS) Unlink(string) experimentalsys.Errno             { return experimentalsys.EROFS }
+func (*FS) Link(string, string) experimentalsys.Errno       { return experimentalsys.EROFS }
+func (*FS) Symlink(string, string) experimentalsys.Errno    { return experimentalsys.EROFS }
+func (*FS) Utimens(string, int64, int64) experimentalsys.Errno {
+	return experimentalsys.EROFS
+}
+
+// file is an open regular file or directory of an FS.
+type file struct {
+	experimentalsys.UnimplementedFile
+	f    *os.File
+	st   sys.Stat_t
+	gate *Gate
+}
+
+func (f *file) Dev() (uint64, experimentalsys.Errno)    { return f.st.Dev, 0 }
+func (f *file) Ino() (sys.Inode, experimentalsys.Errno) { return f.st.Ino, 0 }
+func (f *file) IsDir() (bool, experimentalsys.Errno)    { return f.st.Mode.IsDir(), 0 }
+func (f *file) IsAppend() bool                          { return false }
+func (f *file) SetAppend(bool) experimentalsys.Errno    { return experimentalsys.EROFS }
+
+func (f *file) Stat() (sys.Stat_t, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return sys.Stat_t{}, experimentalsys.ENOTSUP
+	}
+	fi, err := f.f.Stat()
+	if err != nil {
+		return sys.Stat_t{}, errno(err)
+	}
+	return sys.NewStat_t(fi), 0
+}
+
+func (f *file) Read(buf []byte) (int, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return 0, experimentalsys.ENOTSUP
+	}
+	if f.st.Mode.IsDir() {
+		return 0, experimentalsys.EISDIR
+	}
+	n, err := f.f.Read(buf)
+	if err == io.EOF {
+		err = nil
+	}
+	return n, errno(err)
+}
+
+func (f *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return 0, experimentalsys.ENOTSUP
+	}
+	if f.st.Mode.IsDir() {
+		return 0, experimentalsys.EISDIR
+	}
+	n, err := f.f.ReadAt(buf, off)
+	if err == io.EOF {
+		err = nil
+	}
+	return n, errno(err)
+}
+
+// Seek is left unimplemented (ENOSYS): the module reads each file front to
+// back and each directory once.
+
+// Readdir reads entries with their type from the directory entry itself,
+// never a stat per entry (os.File.Readdir would lstat each one).
+func (f *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) {
+	if f.gate.closed() {
+		return nil, experimentalsys.ENOTSUP
+	}
+	if !f.st.Mode.IsDir() {
+		return nil, experimentalsys.EBADF
+	}
+	entries, err := f.f.ReadDir(n)
+	if err == io.EOF {
+		err = nil
+	}
+	if err != nil {
+		return nil, errno(err)
+	}
+	out := make([]experimentalsys.Dirent, len(entries))
+	for i, e := range entries {
+		out[i] = experimentalsys.Dirent{Name: e.Name(), Type: e.Type()}
+	}
+	return out, 0
+}
+
+func (f *file) Write([]byte) (int, experimentalsys.Errno)         { return 0, experimentalsys.EBADF }
+func (f *file) Pwrite([]byte, int64) (int, experimentalsys.Errno) { return 0, experimentalsys.EBADF }
+func (f *file) Truncate(int64) experimentalsys.Errno              { return experimentalsys.EBADF }
+func (f *file) Sync() experimentalsys.Errno                       { return 0 }
+func (f *file) Datasync() experimentalsys.Errno                   { return 0 }
+func (f *file) Utimens(int64, int64) experimentalsys.Errno        { return experimentalsys.EROFS }
+
+func (f *file) Close() experimentalsys.Errno { return errno(f.f.Close()) }

@@ -1,0 +1,76 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/host/internal/escape"
+)
+
+// Text renders a result as an agent reads it: the results one per line
+// (paths as rg and fd print them; content as path:line:text; count as
+// path:count), then what the agent must know to trust them: an explicit "no
+// matches", a truncation notice naming what to change, what was skipped and
+// why, and any error. Names are escaped, so no file name can forge a line.
+func (r *Result) Text() string {
+	var b strings.Builder
+	d := r.Done
+	if d.Status == protocol.StatusFailed && d.Error != nil {
+		fmt.Fprintf(&b, "Error (%s): %s\n", d.Error.Code, d.Error.Message)
+		return b.String()
+	}
+	for _, it := range r.Items {
+		p := escape.Path(string(it.Path))
+		switch {
+		case it.Text != nil:
+			fmt.Fprintf(&b, "%s:%d:%s\n", p, it.LineNumber, escape.Line(string(*it.Text)))
+		case it.Count > 0:
+			fmt.Fprintf(&b, "%s:%d\n", p, it.Count)
+		default:
+			fmt.Fprintf(&b, "%s\n", p)
+		}
+	}
+	where := r.Path
+	if where == "" {
+		where = "."
+	}
+	if len(r.Items) == 0 && d.Status == protocol.StatusComplete {
+		what := "files match"
+		if r.Tool == "grep" {
+			what = "matches for"
+		}
+		fmt.Fprintf(&b, "No %s %s in %s.\n", what, escape.Path(r.Pattern), escape.Path(where))
+	}
+	if d.Truncated {
+		fmt.Fprintf(&b, "[Truncated: showing the first %d results; %s.]\n", d.Results, d.Narrow)
+	}
+	if d.Error != nil {
+		fmt.Fprintf(&b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(&b, "[Could not read %s: %s]\n", escape.Path(string(p.Path)), p.Message)
+	}
+	if s := skippedText(d.Skipped); s != "" {
+		fmt.Fprintf(&b, "[Skipped: %s.]\n", s)
+	}
+	return b.String()
+}
+
+func skippedText(s protocol.Skipped) string {
+	var parts []string
+	add := func(n int64, one, many string) {
+		switch {
+		case n == 1:
+			parts = append(parts, "1 "+one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+		}
+	}
+	add(s.Binary, "binary file", "binary files")
+	add(s.TooLarge, "file over the size cap", "files over the size cap")
+	add(s.Unreadable, "unreadable path", "unreadable paths")
+	add(s.Symlink, "symbolic link (links are not followed)", "symbolic links (links are not followed)")
+	add(s.Special, "special file (FIFO, socket or device)", "special files (FIFOs, sockets or devices)")
+	return strings.Join(parts, ", ")
+}
