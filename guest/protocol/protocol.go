@@ -146,11 +146,11 @@ type Done struct {
 
 // Skipped counts what was passed over, by reason.
 type Skipped struct {
-	Binary     int64 `json:"binary"`      // a NUL byte in the first BinarySniffBytes
-	TooLarge   int64 `json:"too_large"`   // over Limits.MaxFileSize
-	Unreadable int64 `json:"unreadable"`  // open, read or readdir failed (see Problems)
-	Symlink    int64 `json:"symlink"`     // never followed
-	Special    int64 `json:"special"`     // FIFOs, sockets, devices: never opened
+	Binary     int64 `json:"binary"`     // a NUL byte in the first BinarySniffBytes
+	TooLarge   int64 `json:"too_large"`  // over Limits.MaxFileSize
+	Unreadable int64 `json:"unreadable"` // open, read or readdir failed (see Problems)
+	Symlink    int64 `json:"symlink"`    // never followed
+	Special    int64 `json:"special"`    // FIFOs, sockets, devices: never opened
 }
 
 // Problem codes (the reasons of Skipped that come with a path).

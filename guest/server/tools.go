@@ -83,7 +83,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	c.started = true
 	r := &search.Reader{BeforeGrow: func() { _ = c.bw.Flush() }}
 	w := &walk.Walker{
-		Check: c.check,
+		Check:   c.check,
 		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
 	}
 	w.File = func(rel, full string) error {

@@ -1,0 +1,182 @@
+// Package wit holds the normative contract, wit/rootbound.wit. This test
+// keeps the Go protocol types in agreement with it: every record is a struct
+// with the same fields (kebab-case in WIT, snake_case in JSON), an option is
+// exactly an omitempty field, every enum has the same cases in the same
+// order, and no Go field exists that the WIT does not name.
+package wit_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.bytecodealliance.org/wit"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+)
+
+var records = map[string]reflect.Type{
+	"request":    reflect.TypeFor[protocol.Request](),
+	"glob-args":  reflect.TypeFor[protocol.GlobArgs](),
+	"grep-args":  reflect.TypeFor[protocol.GrepArgs](),
+	"limits":     reflect.TypeFor[protocol.Limits](),
+	"item":       reflect.TypeFor[protocol.Item](),
+	"problem":    reflect.TypeFor[protocol.Problem](),
+	"call-error": reflect.TypeFor[protocol.Error](),
+	"skipped":    reflect.TypeFor[protocol.Skipped](),
+	"stats":      reflect.TypeFor[protocol.Stats](),
+	"done":       reflect.TypeFor[protocol.Done](),
+	"line":       reflect.TypeFor[protocol.Line](),
+}
+
+var enums = map[string][]string{
+	"case-mode":    {protocol.CaseSensitive, protocol.CaseInsensitive, protocol.CaseSmart},
+	"output-mode":  {protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount},
+	"problem-code": {protocol.SkippedUnreadable},
+	"status":       {protocol.StatusComplete, protocol.StatusPartial, protocol.StatusFailed},
+	"error-code":   protocol.Codes,
+}
+
+var dataType = reflect.TypeFor[protocol.Data]()
+
+func load(t *testing.T) map[string]*wit.TypeDef {
+	t.Helper()
+	res, err := wit.LoadWIT("rootbound.wit")
+	if err != nil {
+		t.Fatalf("LoadWIT: %v", err)
+	}
+	defs := map[string]*wit.TypeDef{}
+	for _, td := range res.TypeDefs {
+		if td.Name != nil {
+			defs[*td.Name] = td
+		}
+	}
+	return defs
+}
+
+func snake(s string) string { return strings.ReplaceAll(s, "-", "_") }
+
+func TestProtocolMatchesWIT(t *testing.T) {
+	defs := load(t)
+	for name := range records {
+		if defs[name] == nil {
+			t.Errorf("Go has %s, the WIT has no such record", name)
+		}
+	}
+	for name := range enums {
+		if defs[name] == nil {
+			t.Errorf("Go has enum %s, the WIT does not", name)
+		}
+	}
+	for name, td := range defs {
+		switch kind := td.Kind.(type) {
+		case *wit.Record:
+			gt, ok := records[name]
+			if !ok {
+				t.Errorf("WIT record %s has no Go type", name)
+				continue
+			}
+			checkRecord(t, name, kind, gt)
+		case *wit.Enum:
+			want, ok := enums[name]
+			if !ok {
+				t.Errorf("WIT enum %s has no Go list", name)
+				continue
+			}
+			var got []string
+			for _, c := range kind.Cases {
+				got = append(got, snake(c.Name))
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("enum %s: WIT %v, Go %v", name, got, want)
+			}
+		case *wit.Variant:
+			if name != "data" {
+				t.Errorf("WIT variant %s has no Go type", name)
+				continue
+			}
+			var got []string
+			for _, c := range kind.Cases {
+				got = append(got, c.Name)
+			}
+			if !reflect.DeepEqual(got, []string{"text", "bytes"}) {
+				t.Errorf("variant data: cases %v, want text, bytes (protocol.Data)", got)
+			}
+		}
+	}
+}
+
+func checkRecord(t *testing.T, name string, rec *wit.Record, gt reflect.Type) {
+	goFields := map[string]reflect.StructField{}
+	for i := 0; i < gt.NumField(); i++ {
+		f := gt.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		goFields[strings.Split(tag, ",")[0]] = f
+	}
+	for _, wf := range rec.Fields {
+		key := snake(wf.Name)
+		f, ok := goFields[key]
+		if !ok {
+			t.Errorf("%s.%s: in the WIT, not in %s", name, wf.Name, gt.Name())
+			continue
+		}
+		delete(goFields, key)
+		wt, optional := wf.Type, false
+		if td, ok := wt.(*wit.TypeDef); ok {
+			if o, ok := td.Kind.(*wit.Option); ok {
+				wt, optional = o.Type, true
+			}
+		}
+		omitempty := strings.Contains(f.Tag.Get("json"), ",omitempty")
+		if optional != omitempty {
+			t.Errorf("%s.%s: WIT optional=%v, Go omitempty=%v", name, wf.Name, optional, omitempty)
+		}
+		if msg := typeAgrees(wt, f.Type); msg != "" {
+			t.Errorf("%s.%s: %s", name, wf.Name, msg)
+		}
+	}
+	for key := range goFields {
+		t.Errorf("%s.%s: in %s, not in the WIT", name, key, gt.Name())
+	}
+}
+
+// typeAgrees compares a WIT type with the Go type of its field.
+func typeAgrees(wt wit.Type, gt reflect.Type) string {
+	for gt.Kind() == reflect.Pointer {
+		gt = gt.Elem()
+	}
+	switch wt := wt.(type) {
+	case wit.String:
+		if gt.Kind() == reflect.String {
+			return ""
+		}
+	case wit.Bool:
+		if gt.Kind() == reflect.Bool {
+			return ""
+		}
+	case wit.U32, wit.U64:
+		if k := gt.Kind(); k == reflect.Int || k == reflect.Int64 {
+			return ""
+		}
+	case *wit.TypeDef:
+		name := ""
+		if wt.Name != nil {
+			name = *wt.Name
+		}
+		if rt, ok := records[name]; ok && rt == gt {
+			return ""
+		}
+		if _, ok := enums[name]; ok && gt.Kind() == reflect.String {
+			return ""
+		}
+		if name == "data" && gt == dataType {
+			return ""
+		}
+		return "WIT " + name + ", Go " + gt.String()
+	}
+	return fmt.Sprintf("WIT %T, Go %s", wt, gt)
+}
