@@ -59,7 +59,7 @@ func CompileGlob(pattern string) (*Glob, error) {
 	if !doublestar.ValidatePattern(p) {
 		return nil, bad("unbalanced [ ] or { }, or a trailing \\")
 	}
-	return &Glob{pattern: p, basename: !strings.Contains(p, "/")}, nil
+	return &Glob{pattern: p, basename: !strings.Contains(pattern, "/")}, nil
 }
 
 // Match reports whether rel, a slash-separated path relative to the search

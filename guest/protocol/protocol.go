@@ -13,6 +13,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -197,7 +198,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-// Errorf-free constructor kept tiny on purpose: messages are built by callers.
+// NewError returns an *Error with code and message.
 func NewError(code, message string) *Error { return &Error{Code: code, Message: message} }
 
 // AsError returns err as an *Error, or a CodeInternal one.
@@ -222,11 +223,19 @@ type dataJSON struct {
 // MarshalJSON implements json.Marshaler.
 func (d Data) MarshalJSON() ([]byte, error) {
 	s := string(d)
-	if utf8.ValidString(s) {
-		return json.Marshal(dataJSON{Text: &s})
+	v := dataJSON{Text: &s}
+	if !utf8.ValidString(s) {
+		b := base64.StdEncoding.EncodeToString([]byte(s))
+		v = dataJSON{Bytes: &b}
 	}
-	b := base64.StdEncoding.EncodeToString([]byte(s))
-	return json.Marshal(dataJSON{Bytes: &b})
+	// Not json.Marshal: it would escape <, > and & for HTML.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler.

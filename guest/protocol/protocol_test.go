@@ -1,0 +1,103 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestDecodeRequest(t *testing.T) {
+	tests := []struct {
+		name   string
+		line   string
+		wantID string
+		ok     bool
+	}{
+		{name: "glob", line: `{"v":1,"id":"7","glob":{"pattern":"*.go"}}`, wantID: "7", ok: true},
+		{name: "grep with limits", line: `{"v":1,"id":"8","grep":{"pattern":"x","output_mode":"count"},"limits":{"deadline_ms":5}}`, wantID: "8", ok: true},
+		{name: "no version", line: `{"id":"1","glob":{"pattern":"x"}}`, wantID: "1"},
+		{name: "future version", line: `{"v":2,"id":"1","glob":{"pattern":"x"}}`, wantID: "1"},
+		{name: "both tools", line: `{"v":1,"id":"1","glob":{"pattern":"x"},"grep":{"pattern":"x"}}`, wantID: "1"},
+		{name: "no tool", line: `{"v":1,"id":"1"}`, wantID: "1"},
+		{name: "unknown field", line: `{"v":1,"id":"2","glob":{"pattern":"x","follow":true}}`, wantID: "2"},
+		{name: "unknown op", line: `{"v":1,"id":"3","rm":{"path":"/"}}`, wantID: "3"},
+		{name: "wrong type", line: `{"v":1,"id":"4","glob":{"pattern":7}}`, wantID: "4"},
+		{name: "truncated", line: `{"v":1,"id":"5","glob":{"pat`},
+		{name: "trailing data", line: `{"v":1,"id":"6","glob":{"pattern":"x"}} {}`, wantID: "6"},
+		{name: "not an object", line: `[1,2]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := DecodeRequest([]byte(tt.line))
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v, want ok=%v", err, tt.ok)
+			}
+			if err != nil && err.Code != CodeInvalidArgument {
+				t.Errorf("code %s, want %s", err.Code, CodeInvalidArgument)
+			}
+			if req.ID != tt.wantID {
+				t.Errorf("id %q, want %q", req.ID, tt.wantID)
+			}
+		})
+	}
+}
+
+func TestDataJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Data
+		json string
+	}{
+		{name: "text", in: "src/a b.go", json: `{"text":"src/a b.go"}`},
+		{name: "empty", in: "", json: `{"text":""}`},
+		{name: "unicode", in: "é/日本.txt", json: `{"text":"é/日本.txt"}`},
+		{name: "invalid utf8", in: "a\xffb", json: `{"bytes":"Yf9i"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tt.in)
+			if err != nil || string(b) != tt.json {
+				t.Fatalf("Marshal = %s, %v; want %s", b, err, tt.json)
+			}
+			var back Data
+			if err := json.Unmarshal(b, &back); err != nil || back != tt.in {
+				t.Fatalf("Unmarshal = %q, %v; want %q", back, err, tt.in)
+			}
+		})
+	}
+	var d Data
+	for _, bad := range []string{`{}`, `{"text":"a","bytes":"YQ=="}`, `{"bytes":"!!"}`, `"x"`} {
+		if err := json.Unmarshal([]byte(bad), &d); err == nil {
+			t.Errorf("Unmarshal(%s) succeeded, want an error", bad)
+		}
+	}
+}
+
+func TestEncoderKeepsHTML(t *testing.T) {
+	var buf bytes.Buffer
+	if err := NewEncoder(&buf).Encode(&Line{ID: "1", Item: &Item{Path: "a<b>&c"}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":"1","item":{"path":{"text":"a<b>&c"}}}` + "\n"; buf.String() != want {
+		t.Errorf("got %s want %s", buf.String(), want)
+	}
+}
+
+func FuzzDecodeRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"v":1,"id":"1","glob":{"pattern":"*.go","path":"src","max_results":5}}`,
+		`{"v":1,"id":"2","grep":{"pattern":"a+","literal":true,"case":"smart","output_mode":"content"},"limits":{"deadline_ms":100}}`,
+		`{"v":1`, `null`, `{"v":1,"id":"1","glob":null}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		req, err := DecodeRequest(line)
+		if err == nil && (req.Glob == nil) == (req.Grep == nil) {
+			t.Fatalf("accepted a request with glob=%v grep=%v", req.Glob, req.Grep)
+		}
+		if err != nil && err.Code != CodeInvalidArgument {
+			t.Fatalf("code %s", err.Code)
+		}
+	})
+}

@@ -1,0 +1,106 @@
+package search_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rootbound/rootbound/guest/match"
+	"github.com/rootbound/rootbound/guest/search"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+func lines(t *testing.T, pattern, text string) []string {
+	t.Helper()
+	m, err := match.CompileLine(pattern, false, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	search.Lines([]byte(text), m, func(n int, line []byte, col int) bool {
+		got = append(got, fmt.Sprintf("%d:%d:%s", n, col, line))
+		return true
+	})
+	return got
+}
+
+func TestLines(t *testing.T) {
+	tests := []struct {
+		name, pattern, text string
+		want                []string
+	}{
+		{name: "simple", pattern: "b", text: "a\nb\nc\nb", want: []string{"2:0:b", "4:0:b"}},
+		{name: "column", pattern: "x", text: "aax\n", want: []string{"1:2:aax"}},
+		{name: "empty file", pattern: "^", text: "", want: nil},
+		{name: "every line", pattern: "^", text: "a\n\nb\n", want: []string{"1:0:a", "2:0:", "3:0:b"}},
+		{name: "no line past final newline", pattern: "^$", text: "a\n", want: nil},
+		{name: "class never spans lines", pattern: `a[^z]b`, text: "a\nb\naxb", want: []string{"3:0:axb"}},
+		{name: "whitespace never spans lines", pattern: `a\s+b`, text: "a\nb", want: nil},
+		{name: "dollar before newline", pattern: `b$`, text: "ab\nbc", want: []string{"1:1:ab"}},
+		{name: "crlf is content", pattern: `b$`, text: "ab\r\n", want: nil},
+		{name: "one report per line", pattern: "a", text: "aaa\n", want: []string{"1:0:aaa"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := lines(t, tt.pattern, tt.text)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRead(t *testing.T) {
+	big := strings.Repeat("x", 600<<10)
+	dir := testtree.New(t, map[string]string{
+		"text":     "hello\n",
+		"empty":    "",
+		"binary":   "ab\x00cd",
+		"late-nul": strings.Repeat("a", 9000) + "\x00",
+		"big":      big,
+		"link":     "->text",
+	})
+	tests := []struct {
+		name    string
+		file    string
+		maxSize int64
+		want    string
+		err     error
+	}{
+		{name: "text", file: "text", maxSize: 100, want: "hello\n"},
+		{name: "empty", file: "empty", maxSize: 100, want: ""},
+		{name: "binary", file: "binary", maxSize: 100, err: search.ErrBinary},
+		{name: "nul after the sniff window is text", file: "late-nul", maxSize: 1 << 20, want: strings.Repeat("a", 9000) + "\x00"},
+		{name: "grows past the first buffer", file: "big", maxSize: 1 << 20, want: big},
+		{name: "too large", file: "big", maxSize: 1000, err: search.ErrTooLarge},
+		{name: "at the cap", file: "text", maxSize: 6, want: "hello\n"},
+		{name: "symlink not followed", file: "link", maxSize: 100, err: syscall.ELOOP},
+	}
+	var r search.Reader
+	grew := 0
+	r.BeforeGrow = func() { grew++ }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, _, err := r.Read(filepath.Join(dir, tt.file), tt.maxSize, 8192)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				return
+			}
+			if err != nil || string(data) != tt.want {
+				t.Fatalf("Read = %d bytes, %v; want %d bytes", len(data), err, len(tt.want))
+			}
+		})
+	}
+	if grew == 0 {
+		t.Error("BeforeGrow never ran")
+	}
+	if _, _, err := r.Read(filepath.Join(dir, "missing"), 10, 10); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -1,0 +1,211 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+var tree = map[string]string{
+	"README.md":            "# demo\nhello world\n",
+	"src/main.go":          "package main\n\nfunc main() {\n\tprintln(\"hello\")\n}\n",
+	"src/util/strings.go":  "package util\n// Hello again\nfunc Hello() {}\n",
+	"src/bin.dat":          "hello\x00binary",
+	"docs/a b/é.md":        "hello from unicode\n",
+	".github/workflows/ci": "run: hello\n",
+	".git/HEAD":            "hello from git\n",
+	"long.txt":             strings.Repeat("a", 400) + "NEEDLE" + strings.Repeat("b", 400) + "\n",
+	"escape":               "->/etc/passwd",
+}
+
+// serve runs requests against a fresh server over tree and returns the
+// answer lines, each re-encoded compactly, per request.
+func serve(t *testing.T, roots []Root, reqs ...string) [][]protocol.Line {
+	t.Helper()
+	s, err := New(roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.Serve(strings.NewReader(strings.Join(reqs, "\n")+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	var answers [][]protocol.Line
+	var cur []protocol.Line
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var line protocol.Line
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatalf("bad line %q: %v", l, err)
+		}
+		cur = append(cur, line)
+		if line.Done != nil {
+			answers = append(answers, cur)
+			cur = nil
+		}
+	}
+	if len(cur) != 0 || len(answers) != len(reqs) {
+		t.Fatalf("%d answers for %d requests (%d dangling lines)", len(answers), len(reqs), len(cur))
+	}
+	return answers
+}
+
+// brief renders an answer's items compactly: "path", "path:n:text" or "path#count".
+func brief(lines []protocol.Line) []string {
+	var out []string
+	for _, l := range lines {
+		switch {
+		case l.Item != nil && l.Item.Text != nil:
+			out = append(out, string(l.Item.Path)+":"+itoa(l.Item.LineNumber)+":"+string(*l.Item.Text))
+		case l.Item != nil && l.Item.Count > 0:
+			out = append(out, string(l.Item.Path)+"#"+itoa(l.Item.Count))
+		case l.Item != nil:
+			out = append(out, string(l.Item.Path))
+		}
+	}
+	return out
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func TestServe(t *testing.T) {
+	dir := testtree.New(t, tree)
+	other := testtree.New(t, map[string]string{"notes/hello.txt": "hello\n"})
+	roots := []Root{{Name: "/workspace", Dir: dir}, {Name: "/notes", Dir: other}}
+	tests := []struct {
+		name   string
+		req    string
+		want   []string
+		status string
+		code   string
+		trunc  bool
+	}{
+		{name: "glob basename", req: `"glob":{"pattern":"*.go"}`, want: []string{"src/main.go", "src/util/strings.go"}, status: "complete"},
+		{name: "glob path", req: `"glob":{"pattern":"src/*.go"}`, want: []string{"src/main.go"}, status: "complete"},
+		{name: "glob hidden found, .git never", req: `"glob":{"pattern":"*"}`, want: []string{".github/workflows/ci", "README.md", "docs/a b/é.md", "long.txt", "src/bin.dat", "src/main.go", "src/util/strings.go"}, status: "complete"},
+		{name: "glob under path", req: `"glob":{"pattern":"*.go","path":"src/util"}`, want: []string{"src/util/strings.go"}, status: "complete"},
+		{name: "glob relative to search root", req: `"glob":{"pattern":"util/*.go","path":"src"}`, want: []string{"src/util/strings.go"}, status: "complete"},
+		{name: "glob other root", req: `"glob":{"pattern":"*.txt","path":"/notes"}`, want: []string{"/notes/notes/hello.txt"}, status: "complete"},
+		{name: "glob default root by name", req: `"glob":{"pattern":"main.go","path":"/workspace/src"}`, want: []string{"src/main.go"}, status: "complete"},
+		{name: "glob no match", req: `"glob":{"pattern":"*.rs"}`, status: "complete"},
+		{name: "glob truncated", req: `"glob":{"pattern":"*","max_results":2}`, want: []string{".github/workflows/ci", "README.md"}, status: "complete", trunc: true},
+		{name: "glob exactly max is not truncated", req: `"glob":{"pattern":"*.go","max_results":2}`, want: []string{"src/main.go", "src/util/strings.go"}, status: "complete"},
+		{name: "grep files", req: `"grep":{"pattern":"hello"}`, want: []string{".github/workflows/ci", "README.md", "docs/a b/é.md", "src/main.go"}, status: "complete"},
+		{name: "grep insensitive", req: `"grep":{"pattern":"hello","case":"insensitive","path":"src"}`, want: []string{"src/main.go", "src/util/strings.go"}, status: "complete"},
+		{name: "grep smart", req: `"grep":{"pattern":"Hello","case":"smart","path":"src"}`, want: []string{"src/util/strings.go"}, status: "complete"},
+		{name: "grep content", req: `"grep":{"pattern":"Hello","output_mode":"content"}`, want: []string{"src/util/strings.go:2:// Hello again", "src/util/strings.go:3:func Hello() {}"}, status: "complete"},
+		{name: "grep count", req: `"grep":{"pattern":"Hello","output_mode":"count"}`, want: []string{"src/util/strings.go#2"}, status: "complete"},
+		{name: "grep glob filter", req: `"grep":{"pattern":"hello","glob":"*.md"}`, want: []string{"README.md", "docs/a b/é.md"}, status: "complete"},
+		{name: "grep literal", req: `"grep":{"pattern":"main()","literal":true,"output_mode":"content"}`, want: []string{"src/main.go:3:func main() {"}, status: "complete"},
+		{name: "grep long line snippet", req: `"grep":{"pattern":"NEEDLE","output_mode":"content"}`, want: []string{"long.txt:1:…" + strings.Repeat("a", 150) + "NEEDLE" + strings.Repeat("b", 144) + "…"}, status: "complete"},
+		{name: "grep content truncated", req: `"grep":{"pattern":"Hello","output_mode":"content","max_results":1}`, want: []string{"src/util/strings.go:2:// Hello again"}, status: "complete", trunc: true},
+		{name: "invalid glob", req: `"glob":{"pattern":"{a"}`, status: "failed", code: "invalid_pattern"},
+		{name: "invalid regex", req: `"grep":{"pattern":"(a"}`, status: "failed", code: "invalid_pattern"},
+		{name: "invalid mode", req: `"grep":{"pattern":"a","output_mode":"lines"}`, status: "failed", code: "invalid_argument"},
+		{name: "max results too high", req: `"glob":{"pattern":"a","max_results":1000001}`, status: "failed", code: "invalid_argument"},
+		{name: "max results negative", req: `"glob":{"pattern":"a","max_results":-1}`, status: "failed", code: "invalid_argument"},
+		{name: "dotdot escapes", req: `"glob":{"pattern":"*","path":"../"}`, status: "failed", code: "outside_root"},
+		{name: "dotdot inside is fine", req: `"glob":{"pattern":"*.go","path":"src/util/.."}`, want: []string{"src/main.go", "src/util/strings.go"}, status: "complete"},
+		{name: "absolute host path", req: `"glob":{"pattern":"*","path":"/etc"}`, status: "failed", code: "outside_root"},
+		{name: "root name prefix is not a root", req: `"glob":{"pattern":"*","path":"/workspace-evil"}`, status: "failed", code: "outside_root"},
+		{name: "root dotdot escapes", req: `"glob":{"pattern":"*","path":"/workspace/../notes/../etc"}`, status: "failed", code: "outside_root"},
+		{name: "missing path", req: `"glob":{"pattern":"*","path":"nope"}`, status: "failed", code: "not_found"},
+		{name: "file path", req: `"glob":{"pattern":"*","path":"README.md"}`, status: "failed", code: "not_a_directory"},
+		{name: "symlink path", req: `"glob":{"pattern":"*","path":"escape"}`, status: "failed", code: "not_a_directory"},
+		{name: "nul in path", req: `"glob":{"pattern":"*","path":"a\u0000b"}`, status: "failed", code: "invalid_argument"},
+		{name: "budget", req: `"glob":{"pattern":"*"},"limits":{"max_entries":4}`, want: []string{".github/workflows/ci"}, status: "partial", code: "budget"},
+		{name: "byte budget", req: `"grep":{"pattern":"hello"},"limits":{"max_bytes":12}`, want: []string{".github/workflows/ci"}, status: "partial", code: "budget"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ans := serve(t, roots, `{"v":1,"id":"x",`+tt.req+`}`)[0]
+			done := ans[len(ans)-1].Done
+			if got := brief(ans); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("results %q, want %q", got, tt.want)
+			}
+			if done.Status != tt.status {
+				t.Errorf("status %s, want %s (error %v)", done.Status, tt.status, done.Error)
+			}
+			code := ""
+			if done.Error != nil {
+				code = done.Error.Code
+				if strings.Contains(done.Error.Message, dir) {
+					t.Errorf("message leaks the host path: %s", done.Error.Message)
+				}
+			}
+			if code != tt.code {
+				t.Errorf("code %q, want %q", code, tt.code)
+			}
+			if done.Truncated != tt.trunc || (tt.trunc && done.Narrow == "") {
+				t.Errorf("truncated %v (narrow %q), want %v", done.Truncated, done.Narrow, tt.trunc)
+			}
+			if done.Results != len(tt.want) {
+				t.Errorf("done.results %d, want %d", done.Results, len(tt.want))
+			}
+			for _, l := range ans {
+				if l.ID != "x" {
+					t.Errorf("line id %q, want x", l.ID)
+				}
+			}
+		})
+	}
+}
+
+func TestServeCounts(t *testing.T) {
+	dir := testtree.New(t, tree)
+	ans := serve(t, []Root{{Name: "/w", Dir: dir}}, `{"v":1,"id":"1","grep":{"pattern":"hello"}}`)[0]
+	d := ans[len(ans)-1].Done
+	want := protocol.Skipped{Binary: 1, Symlink: 1}
+	if d.Skipped != want {
+		t.Errorf("skipped %+v, want %+v", d.Skipped, want)
+	}
+	if d.Stats.Files != 7 || d.Stats.FilesRead != 7 {
+		t.Errorf("stats %+v, want 7 files, 7 read", d.Stats)
+	}
+}
+
+func TestServeProtocolErrors(t *testing.T) {
+	dir := testtree.New(t, tree)
+	huge := `{"v":1,"id":"big","glob":{"pattern":"` + strings.Repeat("a", protocol.MaxLineBytes) + `"}}`
+	ans := serve(t, []Root{{Name: "/w", Dir: dir}},
+		`{"v":1,"id":"1","glob":{"pattern":"*.go"}`, // truncated
+		`{"v":1,"id":"2","glob":{"pattern":"*.go","follow":true}}`,
+		huge,
+		`{"v":1,"id":"3","glob":{"pattern":"*.go"}}`, // and the next request works
+	)
+	for i, a := range ans[:3] {
+		if d := a[len(a)-1].Done; d.Status != "failed" || d.Error.Code != "invalid_argument" {
+			t.Errorf("answer %d: %+v, want failed invalid_argument", i, d)
+		}
+	}
+	if ans[1][0].ID != "2" {
+		t.Errorf("a rejected request keeps its id: got %q", ans[1][0].ID)
+	}
+	if got := brief(ans[3]); len(got) != 2 {
+		t.Errorf("request after bad input: %q", got)
+	}
+}
+
+func TestServeDeadline(t *testing.T) {
+	spec := map[string]string{}
+	for i := 0; i < 500; i++ {
+		spec["d/"+itoa(i)] = "x\n"
+	}
+	dir := testtree.New(t, spec)
+	s, _ := New([]Root{{Name: "/w", Dir: dir}})
+	start := time.Now()
+	ticks := 0
+	s.now = func() time.Time { ticks++; return start.Add(time.Duration(ticks) * time.Second) } // each look at the clock is a second later
+	var out bytes.Buffer
+	_ = s.Serve(strings.NewReader(`{"v":1,"id":"1","glob":{"pattern":"*","max_results":1000},"limits":{"deadline_ms":1000}}`+"\n"), &out)
+	var last protocol.Line
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &last)
+	if last.Done.Status != "partial" || last.Done.Error.Code != "deadline" || last.Done.Results == 0 || last.Done.Results >= 500 {
+		t.Errorf("done %+v, want partial with some results and a deadline error", last.Done)
+	}
+}
