@@ -30,7 +30,7 @@ type (
 type Result struct {
 	Tool     string // "glob" or "grep"
 	Pattern  string // the call's pattern and path, for messages
-	Path     string
+	Path     string // as given, or the default root's name
 	Mode     string // grep's output mode, resolved
 	Items    []Item
 	Problems []Problem
@@ -57,18 +57,26 @@ const (
 // Glob finds files by name or path. The Result is never nil; the error is
 // the Result's typed error, if any.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
-	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: args.Path}
+	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
 	return r.do(ctx, res, protocol.Request{Glob: &args})
 }
 
 // Grep searches file contents. The Result is never nil; the error is the
 // Result's typed error, if any.
 func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
-	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: args.Path, Mode: args.OutputMode}
+	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode}
 	if res.Mode == "" {
 		res.Mode = protocol.ModeFiles
 	}
 	return r.do(ctx, res, protocol.Request{Grep: &args})
+}
+
+// where names a call's search root for messages.
+func (r *Runner) where(path string) string {
+	if path == "" {
+		return r.cfg.roots[0].Name
+	}
+	return path
 }
 
 func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Result, error) {

@@ -31,16 +31,12 @@ func (r *Result) Text() string {
 			fmt.Fprintf(&b, "%s\n", p)
 		}
 	}
-	where := r.Path
-	if where == "" {
-		where = "."
-	}
 	if len(r.Items) == 0 && d.Status == protocol.StatusComplete {
 		what := "files match"
 		if r.Tool == "grep" {
 			what = "matches for"
 		}
-		fmt.Fprintf(&b, "No %s %s in %s.\n", what, escape.Path(r.Pattern), escape.Path(where))
+		fmt.Fprintf(&b, "No %s %q in %q.\n", what, r.Pattern, r.Path)
 	}
 	if d.Truncated {
 		fmt.Fprintf(&b, "[Truncated: showing the first %d results; %s.]\n", d.Results, d.Narrow)

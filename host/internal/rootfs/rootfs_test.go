@@ -1,0 +1,95 @@
+package rootfs
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+func TestFS(t *testing.T) {
+	outside := testtree.New(t, map[string]string{"secret": "x"})
+	dir := testtree.New(t, map[string]string{
+		"file":     "hello",
+		"sub/x":    "",
+		"in-link":  "->file",
+		"out-link": "->" + filepath.Join(outside, "secret"),
+		"out-dir":  "->" + outside,
+	})
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	gate := &Gate{}
+	fsys := New(root, gate)
+	const rd = experimentalsys.O_RDONLY
+	tests := []struct {
+		name string
+		path string
+		flag experimentalsys.Oflag
+		want experimentalsys.Errno
+	}{
+		{name: "file", path: "file", flag: rd},
+		{name: "dir", path: "sub", flag: rd | experimentalsys.O_DIRECTORY},
+		{name: "root", path: "", flag: rd},
+		{name: "link inside followed", path: "in-link", flag: rd},
+		{name: "nofollow", path: "in-link", flag: rd | experimentalsys.O_NOFOLLOW, want: experimentalsys.ELOOP},
+		{name: "link outside", path: "out-link", flag: rd, want: experimentalsys.EPERM},
+		{name: "through dir link outside", path: "out-dir/secret", flag: rd, want: experimentalsys.EPERM},
+		{name: "dotdot", path: "../" + filepath.Base(outside) + "/secret", flag: rd, want: experimentalsys.EPERM},
+		{name: "fifo never opened", path: "fifo", flag: rd, want: experimentalsys.EACCES},
+		{name: "write", path: "file", flag: experimentalsys.O_WRONLY, want: experimentalsys.EROFS},
+		{name: "create", path: "new", flag: experimentalsys.O_CREAT | experimentalsys.O_RDWR, want: experimentalsys.EROFS},
+		{name: "not a dir", path: "file", flag: rd | experimentalsys.O_DIRECTORY, want: experimentalsys.ENOTDIR},
+		{name: "missing", path: "nope", flag: rd, want: experimentalsys.ENOENT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, errno := fsys.OpenFile(tt.path, tt.flag, 0)
+			if errno != tt.want {
+				t.Fatalf("OpenFile(%q) errno %v, want %v", tt.path, errno, tt.want)
+			}
+			if f != nil {
+				f.Close()
+			}
+		})
+	}
+	if st, errno := fsys.Lstat("in-link"); errno != 0 || st.Mode&os.ModeSymlink == 0 {
+		t.Errorf("Lstat of a link: mode %v errno %v, want a symlink", st.Mode, errno)
+	}
+	if _, errno := fsys.Stat("out-link"); errno != experimentalsys.EPERM {
+		t.Errorf("Stat through a link out: %v, want EPERM", errno)
+	}
+	for name, errno := range map[string]experimentalsys.Errno{
+		"mkdir":  fsys.Mkdir("d", 0o755),
+		"unlink": fsys.Unlink("file"),
+		"rename": fsys.Rename("file", "g"),
+	} {
+		if errno != experimentalsys.EROFS {
+			t.Errorf("%s: %v, want EROFS", name, errno)
+		}
+	}
+
+	f, _ := fsys.OpenFile("file", rd, 0)
+	defer f.Close()
+	gate.Revoke()
+	buf := make([]byte, 8)
+	if _, errno := f.Read(buf); errno != experimentalsys.ENOTSUP {
+		t.Errorf("Read after Revoke: %v, want ENOTSUP", errno)
+	}
+	if _, errno := fsys.OpenFile("file", rd, 0); errno != experimentalsys.ENOTSUP {
+		t.Errorf("OpenFile after Revoke: %v, want ENOTSUP", errno)
+	}
+	gate.Restore()
+	if n, errno := f.Read(buf); errno != 0 || string(buf[:n]) != "hello" {
+		t.Errorf("Read after Restore: %q %v", buf[:n], errno)
+	}
+}

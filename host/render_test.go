@@ -1,0 +1,71 @@
+package host_test
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestText renders real calls and compares them with golden files in
+// testdata/render (rewrite them with -update).
+func TestText(t *testing.T) {
+	dir := testtree.New(t, map[string]string{
+		"a.go":                  "package a\n// TODO: one\n",
+		"b.go":                  "package b\n// TODO: two\n// TODO: three\n",
+		"bin.dat":               "TODO\x00",
+		"x\nsrc/main.go:1:fake": "TODO forged\n",
+		"esc\x1b[31m.txt":       "TODO \x1b[2J clear\n",
+		"link":                  "->a.go",
+	})
+	r := newRunner(t, host.NewConfig().WithRoot("/workspace", dir))
+	ctx := context.Background()
+	calls := []struct {
+		name string
+		run  func() (*host.Result, error)
+	}{
+		{"glob", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "*.go"}) }},
+		{"glob_none", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "*.rs"}) }},
+		{"glob_truncated", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "*", MaxResults: 2}) }},
+		{"glob_invalid", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "[a"}) }},
+		{"grep_files", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "TODO"}) }},
+		{"grep_content", func() (*host.Result, error) {
+			return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", OutputMode: "content"})
+		}},
+		{"grep_count", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", OutputMode: "count"}) }},
+		{"grep_none", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "FIXME", Path: "."}) }},
+		{"grep_outside", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "x", Path: "../.."}) }},
+	}
+	for _, c := range calls {
+		t.Run(c.name, func(t *testing.T) {
+			res, _ := c.run()
+			got := res.Text()
+			if strings.Contains(got, dir) {
+				t.Fatalf("text names the host directory:\n%s", got)
+			}
+			golden := filepath.Join("testdata", "render", c.name+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
