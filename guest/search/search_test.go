@@ -104,3 +104,47 @@ func TestRead(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// naive is the reference: every line, checked by MatchLine alone.
+func naive(m search.Matcher, text string) []int {
+	var out []int
+	if text == "" {
+		return nil
+	}
+	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if m.MatchLine([]byte(l)) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// FuzzLines checks Lines, with the matcher's prefilters, against checking
+// every line: a prefilter may only skip lines that cannot match.
+func FuzzLines(f *testing.F) {
+	for _, seed := range []struct{ p, text string }{
+		{`func \w+_init\(`, "x\nfunc a_init(\nfunc _init(\n"},
+		{`(?i)deadline\s+exceeded`, "DEADLINE  Exceeded\ndeadline\nexceeded\n"},
+		{`(?i)mask`, "MASK\nma\u212Ak\n"},
+		{`ab+c`, "abbbc\nac\n"},
+		{`^$`, "\n\n"},
+	} {
+		f.Add(seed.p, seed.text, false)
+		f.Add(seed.p, seed.text, true)
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string, fold bool) {
+		caseMode := match.CaseSensitive
+		if fold {
+			caseMode = match.CaseInsensitive
+		}
+		m, err := match.CompileLine(pattern, false, caseMode)
+		if err != nil {
+			return
+		}
+		var got []int
+		search.Lines([]byte(text), m, func(n int, _ []byte, _ int) bool { got = append(got, n); return true })
+		if want := naive(m, text); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("Lines = %v, every line = %v", got, want)
+		}
+	})
+}

@@ -1,0 +1,52 @@
+# rootbound: make wasm | test | check | bench | fuzz | conformance
+GO       ?= go
+WASM     := host/rootbound.wasm
+# The one command that builds the committed module (host/module.go names it).
+WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
+FUZZTIME ?= 10s
+
+.PHONY: all wasm wasm-check build test check bench fuzz tools
+
+all: build
+
+## wasm: rebuild the embedded module from guest/ (reproducible: same source, same bytes)
+wasm:
+	$(WASM_CMD) -o $(WASM) ./guest
+
+## wasm-check: fail if the committed module is not what guest/ builds today
+wasm-check:
+	@tmp=$$(mktemp -d) && $(WASM_CMD) -o $$tmp/rootbound.wasm ./guest && \
+	  if cmp -s $$tmp/rootbound.wasm $(WASM); then echo "wasm-check: $(WASM) is up to date"; rm -r $$tmp; \
+	  else echo "wasm-check: $(WASM) differs from a fresh build of ./guest: run 'make wasm' and commit it"; rm -r $$tmp; exit 1; fi
+
+## build: the rootbound command, into bin/
+build:
+	$(GO) build -o bin/rootbound ./host/cmd/rootbound
+
+## tools: ripgrep and fd, which the agreement tests and the benchmark compare against
+tools:
+	@command -v rg >/dev/null && command -v fdfind >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq ripgrep fd-find >/dev/null; }
+
+## test: everything CI runs: the module is fresh, every package's tests pass
+test: wasm-check tools
+	ROOTBOUND_COMPARE=1 $(GO) test ./...
+
+## check: build, vet, gofmt, go mod tidy; fails on any diff
+check: wasm-check
+	$(GO) build ./...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet ./guest/...
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) mod tidy && git diff --exit-code go.mod go.sum
+
+## bench: rootbound against rg, fd and a native build of the core on $(go env GOROOT)
+bench: tools
+	@command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null; }
+	$(GO) run ./host/internal/bench
+
+## fuzz: each fuzz target for FUZZTIME (default 10s)
+fuzz:
+	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME)
