@@ -147,8 +147,8 @@ func (l literalMatcher) MatchLine(line []byte) bool { return bytes.Contains(line
 type regexMatcher struct {
 	re   *regexp.Regexp // runs on a line
 	find *regexp.Regexp // runs on a whole buffer
-	lit  []byte // required literal, or nil
-	fold bool   // lit is lower-case ASCII, compared case-insensitively
+	lit  []byte         // required literal, or nil
+	fold bool           // lit is lower-case ASCII, compared case-insensitively
 }
 
 func (m *regexMatcher) Find(buf []byte) (int, int) {
