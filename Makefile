@@ -42,7 +42,6 @@ check: wasm-check
 
 ## bench: rootbound against rg, fd and a native build of the core on $(go env GOROOT)
 bench: tools
-	@command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null; }
 	$(GO) run ./host/internal/bench
 
 ## fuzz: each fuzz target for FUZZTIME (default 10s)

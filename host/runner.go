@@ -30,6 +30,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/rootbound/rootbound/host/internal/rootfs"
 )
 
 // Runner runs calls on warm module instances. It is safe for concurrent use.
@@ -37,7 +39,7 @@ type Runner struct {
 	cfg      *config
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
-	roots    []*os.Root
+	roots    []*rootfs.Dir
 	slots    chan struct{} // one per call in flight
 
 	mu     sync.Mutex
@@ -59,7 +61,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances)}
 	for _, root := range c.roots {
-		dir, err := os.OpenRoot(root.Dir)
+		dir, err := rootfs.OpenDir(root.Dir)
 		if err != nil {
 			r.closeRoots()
 			return nil, fmt.Errorf("host: root %s: %w", root.Name, err)

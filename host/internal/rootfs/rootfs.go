@@ -39,15 +39,39 @@ func (g *Gate) Restore() { g.revoked.Store(false) }
 
 func (g *Gate) closed() bool { return g != nil && g.revoked.Load() }
 
-// FS is a read-only mount of one os.Root.
+// Dir is a host directory shared by the mounts of every instance.
+type Dir struct {
+	root *os.Root
+	// fd is the directory's descriptor for openat2, or -1 where the
+	// kernel has none (Linux before 5.6, other systems).
+	fd int
+}
+
+// OpenDir opens the host directory dir.
+func OpenDir(dir string) (*Dir, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{root: root, fd: beneathFD(root)}, nil
+}
+
+// Close releases the directory.
+func (d *Dir) Close() error {
+	closeFD(d.fd)
+	return d.root.Close()
+}
+
+// FS is a read-only mount of one Dir.
 type FS struct {
 	experimentalsys.UnimplementedFS
+	dir  *Dir
 	root *os.Root
 	gate *Gate
 }
 
-// New returns a mount of root gated by gate (which may be nil).
-func New(root *os.Root, gate *Gate) *FS { return &FS{root: root, gate: gate} }
+// New returns a mount of dir gated by gate (which may be nil).
+func New(dir *Dir, gate *Gate) *FS { return &FS{dir: dir, root: dir.root, gate: gate} }
 
 // String implements fmt.Stringer without naming the host directory.
 func (f *FS) String() string { return "rootfs" }
@@ -59,14 +83,18 @@ func name(p string) string {
 	return p
 }
 
-// errno maps an error from os.Root to a WASI errno. Errors that carry no
-// errno are os.Root refusing a path that escapes: EPERM.
+// errno maps an error from os.Root or openat2 to a WASI errno. A path that
+// escapes is EPERM: openat2 says EXDEV, and os.Root's own error carries no
+// errno.
 func errno(err error) experimentalsys.Errno {
 	if err == nil {
 		return 0
 	}
 	var en syscall.Errno
 	if errors.As(err, &en) {
+		if en == syscall.EXDEV {
+			return experimentalsys.EPERM
+		}
 		return experimentalsys.UnwrapOSError(en)
 	}
 	switch {
@@ -91,24 +119,9 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (expe
 		return nil, experimentalsys.EROFS
 	}
 	p = name(p)
-	if flag&experimentalsys.O_NOFOLLOW != 0 {
-		// os.Root follows a final symlink that stays inside the root;
-		// O_NOFOLLOW asks for ELOOP instead.
-		fi, err := f.root.Lstat(p)
-		if err != nil {
-			return nil, errno(err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, experimentalsys.ELOOP
-		}
-	}
-	osFlag := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
-	if flag&experimentalsys.O_DIRECTORY != 0 {
-		osFlag |= syscall.O_DIRECTORY
-	}
-	of, err := f.root.OpenFile(p, osFlag, 0)
-	if err != nil {
-		return nil, errno(err)
+	of, en := f.open(p, flag)
+	if en != 0 {
+		return nil, en
 	}
 	fi, err := of.Stat()
 	if err != nil {
@@ -120,6 +133,36 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (expe
 		return nil, experimentalsys.EACCES
 	}
 	return &file{f: of, st: sys.NewStat_t(fi), gate: f.gate}, 0
+}
+
+// open opens p read-only and non-blocking (a FIFO cannot block it), in one
+// openat2 call resolved beneath the directory where the kernel has it, and
+// through os.Root, a component at a time, where it does not.
+func (f *FS) open(p string, flag experimentalsys.Oflag) (*os.File, experimentalsys.Errno) {
+	osFlag := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY | syscall.O_CLOEXEC
+	if flag&experimentalsys.O_DIRECTORY != 0 {
+		osFlag |= syscall.O_DIRECTORY
+	}
+	if f.dir.fd >= 0 {
+		if flag&experimentalsys.O_NOFOLLOW != 0 {
+			osFlag |= syscall.O_NOFOLLOW
+		}
+		of, err := openBeneath(f.dir.fd, p, osFlag)
+		return of, errno(err)
+	}
+	if flag&experimentalsys.O_NOFOLLOW != 0 {
+		// os.Root follows a final symlink that stays inside the root;
+		// O_NOFOLLOW asks for ELOOP instead.
+		fi, err := f.root.Lstat(p)
+		if err != nil {
+			return nil, errno(err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, experimentalsys.ELOOP
+		}
+	}
+	of, err := f.root.OpenFile(p, osFlag, 0)
+	return of, errno(err)
 }
 
 // Lstat implements experimentalsys.FS.

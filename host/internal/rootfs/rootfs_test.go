@@ -3,6 +3,7 @@ package rootfs
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 
@@ -23,13 +24,21 @@ func TestFS(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := os.OpenRoot(dir)
+	d, err := OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
+	defer d.Close()
+	if d.fd < 0 && runtime.GOOS == "linux" {
+		t.Log("this kernel has no openat2: only the os.Root path is tested")
+	}
+	t.Run("openat2", func(t *testing.T) { testFS(t, d, outside) })
+	t.Run("os.Root", func(t *testing.T) { testFS(t, &Dir{root: d.root, fd: -1}, outside) })
+}
+
+func testFS(t *testing.T, d *Dir, outside string) {
 	gate := &Gate{}
-	fsys := New(root, gate)
+	fsys := New(d, gate)
 	const rd = experimentalsys.O_RDONLY
 	tests := []struct {
 		name string
