@@ -12,8 +12,7 @@ package search
 import (
 	"bytes"
 	"errors"
-	"io"
-	"os"
+	"io/fs"
 	"syscall"
 )
 
@@ -48,12 +47,16 @@ type Reader struct {
 // call. It never follows a symbolic link (O_NOFOLLOW). A file over maxSize
 // bytes gives ErrTooLarge; one with a NUL byte in its first sniff bytes gives
 // ErrBinary, with the bytes read so far counted in n either way.
+//
+// It uses the syscall package, not os: on wasip1 os.OpenFile adds two WASI
+// calls per file (fd_fdstat_get, fd_fdstat_set_flags) to the three a read
+// needs (path_open, fd_read, fd_close).
 func (r *Reader) Read(name string, maxSize int64, sniff int) (data []byte, n int64, err error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	fd, err := open(name)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	defer f.Close()
+	defer syscall.Close(fd)
 	if r.buf == nil {
 		r.buf = make([]byte, initialBuffer)
 	}
@@ -72,28 +75,26 @@ func (r *Reader) Read(name string, maxSize int64, sniff int) (data []byte, n int
 			r.buf = grown
 		}
 		space := len(r.buf) - total
-		m, rerr := f.Read(r.buf[total:])
-		total += m
-		if rerr == nil && m > 0 && m < space {
-			// A regular file's short read is its end: taking it so saves
-			// the read call that would return EOF, one of the few WASI
-			// calls per file.
-			rerr = io.EOF
+		m, err := read(fd, r.buf[total:])
+		if err != nil {
+			return nil, int64(total), &fs.PathError{Op: "read", Path: name, Err: err}
 		}
+		total += m
+		// A regular file's short read is its end: taking it so saves the
+		// read call that would return 0, one of the three WASI calls a file
+		// costs.
+		eof := m < space
 		if int64(total) > maxSize {
 			return nil, int64(total), ErrTooLarge
 		}
-		if !sniffed && (total >= sniff || rerr != nil || m == 0) {
+		if !sniffed && (total >= sniff || eof) {
 			sniffed = true
 			if bytes.IndexByte(r.buf[:min(total, sniff)], 0) >= 0 {
 				return nil, int64(total), ErrBinary
 			}
 		}
-		if rerr == io.EOF || m == 0 {
+		if eof {
 			return r.buf[:total], int64(total), nil
-		}
-		if rerr != nil {
-			return nil, int64(total), rerr
 		}
 	}
 }
@@ -133,5 +134,23 @@ func Lines(buf []byte, m Matcher, fn func(number int, line []byte, col int) bool
 			}
 		}
 		pos = end + 1
+	}
+}
+
+func open(name string) (int, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+func read(fd int, b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(fd, b)
+		if err != syscall.EINTR {
+			return max(n, 0), err
+		}
 	}
 }
