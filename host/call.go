@@ -54,6 +54,8 @@ const (
 	graceRevoke = 50 * time.Millisecond
 )
 
+const during = "before the search finished; results found until then are shown"
+
 // Glob finds files by name or path. The Result is never nil; the error is
 // the Result's typed error, if any.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
@@ -88,8 +90,9 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 		res.Done.Error = protocol.NewError(code, msg)
 		return res, res.Done.Error
 	}
-	if err := ctx.Err(); err != nil {
-		return fail(ctxCode(ctx), "the call was "+ctxWord(ctx)+" before it started", false)
+	if ctx.Err() != nil {
+		code, msg := stopped(ctx, "before it started")
+		return fail(code, msg, false)
 	}
 	deadline := time.Now().Add(r.cfg.timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -100,7 +103,8 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 		if errors.Is(err, ErrClosed) {
 			return fail(protocol.CodeInternal, err.Error(), false)
 		}
-		return fail(ctxCode(ctx), "the call was "+ctxWord(ctx)+" while waiting for an instance", false)
+		code, msg := stopped(ctx, "while it waited for an instance")
+		return fail(code, msg, false)
 	}
 	req.V = protocol.Version
 	req.ID = strconv.FormatUint(r.nextID.Add(1), 10)
@@ -157,7 +161,7 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 					// The module answered only because its mounts failed:
 					// say why they did.
 					res.Done.Status = protocol.StatusPartial
-					res.Done.Error = protocol.NewError(overrunCode(ctx), overrunText(ctx))
+					res.Done.Error = protocol.NewError(stopped(ctx, during))
 				}
 				r.release(inst)
 				return res, res.Err()
@@ -171,39 +175,19 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 				continue
 			}
 			r.discard(inst)
-			return fail(overrunCode(ctx), overrunText(ctx), true)
+			code, msg := stopped(ctx, during)
+			return fail(code, msg, true)
 		}
 	}
 }
 
-func ctxCode(ctx context.Context) string {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return protocol.CodeDeadline
-	}
-	return protocol.CodeCancelled
-}
-
-func ctxWord(ctx context.Context) string {
-	if ctxCode(ctx) == protocol.CodeDeadline {
-		return "past its deadline"
-	}
-	return "cancelled"
-}
-
-// overrunCode names why the host ended a call: the caller cancelled it, or
-// its deadline passed.
-func overrunCode(ctx context.Context) string {
+// stopped says why the host ended a call early, before it started (when)
+// or during it: the caller cancelled it, or its deadline passed.
+func stopped(ctx context.Context, when string) (code, msg string) {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return protocol.CodeCancelled
+		return protocol.CodeCancelled, "the call was cancelled " + when
 	}
-	return protocol.CodeDeadline
-}
-
-func overrunText(ctx context.Context) string {
-	if overrunCode(ctx) == protocol.CodeCancelled {
-		return "the call was cancelled; results found until then are shown"
-	}
-	return "deadline reached before the search finished; results found until then are shown"
+	return protocol.CodeDeadline, "the deadline passed " + when
 }
 
 // crashError turns a module's death into a typed error. Go's wasm runtime

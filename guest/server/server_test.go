@@ -209,3 +209,14 @@ func TestServeDeadline(t *testing.T) {
 		t.Errorf("done %+v, want partial with some results and a deadline error", last.Done)
 	}
 }
+
+func TestServeNonUTF8(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"bad\xffname.txt": "caf\xe9 hello\n"})
+	s, _ := New([]Root{{Name: "/w", Dir: dir}})
+	var out bytes.Buffer
+	_ = s.Serve(strings.NewReader(`{"v":1,"id":"1","grep":{"pattern":"hello","output_mode":"content"}}`+"\n"), &out)
+	want := `{"id":"1","item":{"path":{"bytes":"YmFk/25hbWUudHh0"},"line_number":1,"text":{"bytes":"Y2Fm6SBoZWxsbw=="}}}`
+	if first, _, _ := strings.Cut(out.String(), "\n"); first != want {
+		t.Errorf("got  %s\nwant %s", first, want)
+	}
+}

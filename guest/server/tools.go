@@ -18,21 +18,31 @@ func patternError(err error) *protocol.Error {
 	return protocol.NewError(protocol.CodeInvalidArgument, err.Error())
 }
 
+// begin validates what glob and grep share, max_results and the path, and
+// marks the call started: an error from now on means partial results.
+func (s *Server) begin(c *call, maxResults int, path string) (scope, bool) {
+	if c.err = c.maxResults(maxResults); c.err != nil {
+		return scope{}, false
+	}
+	sc, err := s.scope(path)
+	if err != nil {
+		c.err = err
+		return scope{}, false
+	}
+	c.started = true
+	return sc, true
+}
+
 func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	g, err := match.CompileGlob(a.Pattern)
 	if err != nil {
 		c.err = patternError(err)
 		return
 	}
-	if c.err = c.maxResults(a.MaxResults); c.err != nil {
+	sc, ok := s.begin(c, a.MaxResults, a.Path)
+	if !ok {
 		return
 	}
-	sc, perr := s.scope(a.Path)
-	if perr != nil {
-		c.err = perr
-		return
-	}
-	c.started = true
 	w := &walk.Walker{
 		Check: c.check,
 		File: func(rel, _ string) error {
@@ -72,15 +82,10 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 			fmt.Sprintf("output_mode %q, want files_with_matches|content|count", a.OutputMode))
 		return
 	}
-	if c.err = c.maxResults(a.MaxResults); c.err != nil {
+	sc, ok := s.begin(c, a.MaxResults, a.Path)
+	if !ok {
 		return
 	}
-	sc, perr := s.scope(a.Path)
-	if perr != nil {
-		c.err = perr
-		return
-	}
-	c.started = true
 	r := &search.Reader{BeforeGrow: func() { _ = c.bw.Flush() }}
 	w := &walk.Walker{
 		Check:   c.check,
