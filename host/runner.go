@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -44,7 +45,9 @@ type Runner struct {
 
 	mu     sync.Mutex
 	idle   []*instance
+	live   map[*instance]bool // every instance whose _start has not returned
 	closed bool
+	exited sync.WaitGroup // one per live instance
 
 	nextID atomic.Uint64
 }
@@ -59,7 +62,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances)}
+	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}}
 	for _, root := range c.roots {
 		dir, err := rootfs.OpenDir(root.Dir)
 		if err != nil {
@@ -80,7 +83,9 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("host: compile module: %w", err)
 	}
 	r.compiled = compiled
+	r.mu.Lock()
 	r.idle = append(r.idle, r.start())
+	r.mu.Unlock()
 	return r, nil
 }
 
@@ -169,15 +174,35 @@ func (r *Runner) discard(inst *instance) {
 // ErrClosed is returned by calls on a closed Runner.
 var ErrClosed = errors.New("host: runner closed")
 
-// Close stops every instance and releases the runtime and the roots.
+// closeWait bounds how long Close waits for instances to exit. An idle
+// instance exits at once when its stdin closes; a busy one within a file,
+// since its mounts are revoked.
+const closeWait = 2 * time.Second
+
+// Close stops every instance, waits for them to exit, and releases the
+// runtime and the roots. The runtime and the roots are released only once no
+// module runs: freeing a running module's memory, or closing a descriptor a
+// mount still resolves paths against, is unsafe. If an instance is still
+// running after closeWait (or ctx ends first), Close leaves them to it and
+// says so.
 func (r *Runner) Close(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
-	idle := r.idle
 	r.idle = nil
-	r.mu.Unlock()
-	for _, inst := range idle {
+	for inst := range r.live {
 		inst.stop()
+	}
+	r.mu.Unlock()
+	done := make(chan struct{})
+	go func() { r.exited.Wait(); close(done) }()
+	timer := time.NewTimer(closeWait)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		return errors.New("host: a module instance is still running; the runtime was left open")
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	err := r.rt.Close(ctx)
 	r.closeRoots()
