@@ -194,7 +194,8 @@ func stopped(ctx context.Context, when string) (code, msg string) {
 // reports a failed memory grow as "out of memory" with exit code 2.
 func crashError(inst *instance, limit uint64) (string, string) {
 	if strings.Contains(inst.stderr.String(), "out of memory") {
-		return protocol.CodeMemory, fmt.Sprintf("the module reached its memory cap (%d MiB); results found until then are shown", limit>>20)
+		first, _, _ := strings.Cut(inst.stderr.String(), "\n")
+		return protocol.CodeMemory, fmt.Sprintf("the module reached its memory cap (%d MiB: %s); results found until then are shown", limit>>20, first)
 	}
 	return protocol.CodeInternal, "the module stopped: " + exitText(inst)
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"sync"
 
@@ -52,6 +53,9 @@ func (r *Runner) start() *instance {
 		WithStdin(inR).
 		WithStdout(outW).
 		WithStderr(inst.stderr).
+		// A soft limit under the hard cap makes the module's garbage
+		// collector work harder near the cap instead of dying at it.
+		WithEnv("GOMEMLIMIT", fmt.Sprint(r.cfg.memory/4*3)).
 		WithFSConfig(fsc).
 		WithSysWalltime().
 		WithSysNanotime().

@@ -21,6 +21,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -49,6 +50,13 @@ type Dir struct {
 
 // OpenDir opens the host directory dir.
 func OpenDir(dir string) (*Dir, error) {
+	// os.OpenRoot opens without O_DIRECTORY or O_NONBLOCK, so a FIFO in
+	// dir's place would block it forever: check first, without blocking.
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -76,7 +84,12 @@ func New(dir *Dir, gate *Gate) *FS { return &FS{dir: dir, root: dir.root, gate: 
 // String implements fmt.Stringer without naming the host directory.
 func (f *FS) String() string { return "rootfs" }
 
+// name turns a path wazero passes into one relative to the directory.
+// wazero roots the paths it builds from a directory descriptor at "/" (a
+// stat of "fifo" in a directory opened as "." arrives as "/fifo"), and
+// os.Root refuses absolute paths.
 func name(p string) string {
+	p = strings.TrimLeft(p, "/")
 	if p == "" {
 		return "."
 	}
@@ -132,7 +145,7 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (expe
 		of.Close()
 		return nil, experimentalsys.EACCES
 	}
-	return &file{f: of, st: sys.NewStat_t(fi), gate: f.gate}, 0
+	return &file{f: of, st: stat(fi), gate: f.gate}, 0
 }
 
 // open opens p read-only and non-blocking (a FIFO cannot block it), in one
@@ -174,7 +187,7 @@ func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
 	}
-	return sys.NewStat_t(fi), 0
+	return stat(fi), 0
 }
 
 // Stat implements experimentalsys.FS.
@@ -186,7 +199,7 @@ func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
 	}
-	return sys.NewStat_t(fi), 0
+	return stat(fi), 0
 }
 
 // Readlink implements experimentalsys.FS.
@@ -211,6 +224,24 @@ func (*FS) Utimens(string, int64, int64) experimentalsys.Errno {
 	return experimentalsys.EROFS
 }
 
+// wasiType maps a file type to one WASI preview 1 can carry. It has no FIFO
+// or socket type: wazero reports them as unknown, and Go's wasip1 port reads
+// unknown as a regular file, so a guest would take a FIFO for a file. They
+// are reported as block devices instead, which every guest passes over as
+// special files.
+func wasiType(t fs.FileMode) fs.FileMode {
+	if t&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeIrregular) != 0 {
+		return t&^fs.ModeType | fs.ModeDevice
+	}
+	return t
+}
+
+func stat(fi fs.FileInfo) sys.Stat_t {
+	st := sys.NewStat_t(fi)
+	st.Mode = wasiType(st.Mode)
+	return st
+}
+
 // file is an open regular file or directory of an FS.
 type file struct {
 	experimentalsys.UnimplementedFile
@@ -233,7 +264,7 @@ func (f *file) Stat() (sys.Stat_t, experimentalsys.Errno) {
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
 	}
-	return sys.NewStat_t(fi), 0
+	return stat(fi), 0
 }
 
 func (f *file) Read(buf []byte) (int, experimentalsys.Errno) {
@@ -285,7 +316,7 @@ func (f *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) 
 	}
 	out := make([]experimentalsys.Dirent, len(entries))
 	for i, e := range entries {
-		out[i] = experimentalsys.Dirent{Name: e.Name(), Type: e.Type()}
+		out[i] = experimentalsys.Dirent{Name: e.Name(), Type: wasiType(e.Type())}
 	}
 	return out, 0
 }

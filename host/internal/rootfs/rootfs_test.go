@@ -71,6 +71,22 @@ func testFS(t *testing.T, d *Dir, outside string) {
 			}
 		})
 	}
+	// wazero passes paths built from a directory descriptor with a leading
+	// "/"; WASI has no FIFO type, so one is shown as a device, never a file.
+	if st, errno := fsys.Lstat("/fifo"); errno != 0 || st.Mode&os.ModeDevice == 0 {
+		t.Errorf("Lstat(/fifo): mode %v errno %v, want a device", st.Mode, errno)
+	}
+	dirf, _ := fsys.OpenFile(".", rd|experimentalsys.O_DIRECTORY, 0)
+	ents, errno := dirf.Readdir(-1)
+	dirf.Close()
+	for _, e := range ents {
+		if e.Name == "fifo" && e.Type&os.ModeDevice == 0 {
+			t.Errorf("Readdir: fifo has type %v, want a device", e.Type)
+		}
+	}
+	if errno != 0 || len(ents) == 0 {
+		t.Errorf("Readdir: %d entries, errno %v", len(ents), errno)
+	}
 	if st, errno := fsys.Lstat("in-link"); errno != 0 || st.Mode&os.ModeSymlink == 0 {
 		t.Errorf("Lstat of a link: mode %v errno %v, want a symlink", st.Mode, errno)
 	}

@@ -1,0 +1,845 @@
+package host
+
+// The hostile suite: trees and arguments built to break confinement or the
+// host, run on every runtime rootbound has (the wazero library and the
+// rootbound command), with one expectation checked for every case:
+//
+//   - no byte from outside the root and no host path in any output;
+//   - every bad input gets a typed error that names the problem;
+//   - no call runs past its deadline by more than 100 ms;
+//   - the host never crashes, and after any case the next call succeeds.
+//
+// `make hostile` runs it and prints the table of cases × runtimes.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+// Markers: outsideMarker lives only outside the root and must never appear in
+// any output; needle lives inside and must be found.
+const (
+	outsideMarker = "ROOTBOUND-OUTSIDE-7f3a"
+	needle        = "needle-c41"
+	timeout       = 10 * time.Second
+	overrun       = 100 * time.Millisecond
+)
+
+// row is one line of the table.
+type row struct {
+	name, runtime, outcome string
+	ok                     bool
+}
+
+var (
+	rowsMu     sync.Mutex
+	rows       []row
+	badInputs  atomic.Int64
+	printTable sync.Once
+)
+
+func record(name, rt, outcome string, ok bool) {
+	rowsMu.Lock()
+	defer rowsMu.Unlock()
+	rows = append(rows, row{name, rt, outcome, ok})
+}
+
+// TestMain prints the table when the hostile suite ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	rowsMu.Lock()
+	defer rowsMu.Unlock()
+	if len(rows) > 0 {
+		failed := 0
+		fmt.Println("\n| hostile case | runtime | outcome | holds |")
+		fmt.Println("|---|---|---|---|")
+		for _, r := range rows {
+			mark := "yes"
+			if !r.ok {
+				mark, failed = "NO", failed+1
+			}
+			fmt.Printf("| %s | %s | %s | %s |\n", r.name, r.runtime, r.outcome, mark)
+		}
+		fmt.Printf("\nhostile: %d cases × runtimes, %d bad inputs tried, %d failed\n", len(rows), badInputs.Load(), failed)
+	}
+	os.Exit(code)
+}
+
+// hostileTree is the tree every case searches: one directory per case under
+// root, and a directory outside it holding the secrets.
+type hostileTree struct {
+	root, outside string
+	skip          map[string]string // case -> why it cannot be built here
+}
+
+func buildTree(t *testing.T) *hostileTree {
+	t.Helper()
+	base := t.TempDir()
+	h := &hostileTree{root: filepath.Join(base, "root"), outside: filepath.Join(base, "outside"), skip: map[string]string{}}
+	testtree.Write(t, base, map[string]string{
+		"outside/secret.txt":    outsideMarker + "\n",
+		"outside/dir/inner.txt": outsideMarker + "\n",
+		"outside/hard.txt":      "HARDLINKED " + needle + "\n",
+		"root/sanity.txt":       "sane\n",
+		"root/links/ok.txt":     needle + "\n",
+		"root/links/abs-file":   "->" + filepath.Join(base, "outside/secret.txt"),
+		"root/links/abs-dir":    "->" + filepath.Join(base, "outside/dir"),
+		"root/links/rel-file":   "->../../outside/secret.txt",
+		"root/links/rel-dir":    "->../../outside",
+		"root/links/chain-a":    "->chain-b",
+		"root/links/chain-b":    "->../../outside",
+		"root/links/loop-a":     "->loop-b",
+		"root/links/loop-b":     "->loop-a",
+		"root/links/self":       "->self",
+		"root/links/dangling":   "->nowhere",
+		"root/links/to-root":    "->/",
+		"root/links/sub/up":     "->../../..",
+		"root/special/ok.txt":   needle + "\n",
+		"root/sparse/ok.txt":    needle + "\n",
+		"root/names/plain.txt":  needle + "\n",
+		"root/churn/keep.txt":   needle + "\n",
+	})
+	dir := func(p string) string { return filepath.Join(h.root, p) }
+
+	if err := os.Link(filepath.Join(h.outside, "hard.txt"), dir("links/hard.txt")); err != nil {
+		h.skip["hard link"] = "link: " + err.Error()
+	}
+	if err := syscall.Mkfifo(dir("special/fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A socket's path must fit in 108 bytes: bind it from inside the
+	// directory, by a relative name.
+	if err := bindSocket(dir("special"), "sock"); err != nil {
+		h.skip["socket"] = err.Error()
+	}
+	if err := syscall.Mknod(dir("special/null"), syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		h.skip["device"] = "mknod not allowed here: " + err.Error()
+	}
+
+	// 2,000 directories deep, a file at the bottom.
+	deep := dir("deep")
+	var b strings.Builder
+	b.WriteString(deep)
+	for i := 0; i < 2000; i++ {
+		b.WriteString("/d")
+	}
+	if err := os.MkdirAll(b.String(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b.String()+"/deep.txt", []byte(needle+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// 100,000 entries in one directory.
+	wide := dir("wide")
+	os.MkdirAll(wide, 0o755)
+	for i := 0; i < 100_000; i++ {
+		f, err := os.Create(fmt.Sprintf("%s/f%06d.txt", wide, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%10_000 == 0 {
+			f.WriteString(needle + "\n")
+		}
+		f.Close()
+	}
+
+	// A sparse 1 GiB file, a 100 MiB line, a 5 MiB line with the needle in it.
+	if f, err := os.Create(dir("sparse/huge.bin")); err == nil {
+		f.Truncate(1 << 30)
+		f.Close()
+	}
+	os.MkdirAll(dir("longline"), 0o755)
+	line := bytes.Repeat([]byte("a"), 100<<20)
+	os.WriteFile(dir("longline/100mib.txt"), line, 0o644)
+	mid := append(append(bytes.Repeat([]byte("b"), 5<<19), needle...), bytes.Repeat([]byte("c"), 5<<19)...)
+	os.WriteFile(dir("longline/5mib.txt"), mid, 0o644)
+
+	// Names that try to break output.
+	for _, name := range []string{"new\nline.txt", "tab\tname.txt", "cr\rname.txt", "esc\x1b[31mred.txt",
+		"bad\xffutf8.txt", "x\nsanity.txt:1:forged", strings.Repeat("n", 251) + ".txt"} {
+		if err := os.WriteFile(filepath.Join(dir("names"), name), []byte(needle+"\n"), 0o644); err != nil {
+			t.Fatalf("name %q: %v", name, err)
+		}
+	}
+
+	// Unreadable entries: permissions do not bind root.
+	os.MkdirAll(dir("unreadable/closed"), 0o755)
+	os.WriteFile(dir("unreadable/closed/x.txt"), []byte(needle), 0o644)
+	os.WriteFile(dir("unreadable/secret.txt"), []byte(needle), 0o644)
+	os.WriteFile(dir("unreadable/ok.txt"), []byte(needle), 0o644)
+	os.Chmod(dir("unreadable/closed"), 0)
+	os.Chmod(dir("unreadable/secret.txt"), 0)
+	t.Cleanup(func() { os.Chmod(dir("unreadable/closed"), 0o755) })
+	if os.Geteuid() == 0 {
+		h.skip["unreadable"] = "running as root, which permissions do not bind"
+	}
+	return h
+}
+
+// bindSocket creates a unix socket named name in dir.
+func bindSocket(dir, name string) error {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if err := os.Chdir(dir); err != nil {
+		return err
+	}
+	defer os.Chdir(wd)
+	return syscall.Bind(fd, &syscall.SockaddrUnix{Name: name})
+}
+
+// outcome is what one runtime made of one call.
+type outcome struct {
+	items   []string // result paths (lines for content)
+	text    string   // everything a reader would see
+	code    string   // error code, "" when complete
+	skipped protocol.Skipped
+	took    time.Duration
+}
+
+// call is one hostile call, run on each runtime.
+type call struct {
+	glob *GlobArgs
+	grep *GrepArgs
+}
+
+func (c call) library(ctx context.Context, r *Runner) outcome {
+	start := time.Now()
+	var res *Result
+	if c.glob != nil {
+		res, _ = r.Glob(ctx, *c.glob)
+	} else {
+		res, _ = r.Grep(ctx, *c.grep)
+	}
+	o := outcome{text: res.Text(), skipped: res.Done.Skipped, took: time.Since(start)}
+	if res.Done.Error != nil {
+		o.code = res.Done.Error.Code
+	}
+	raw, _ := json.Marshal(res)
+	o.text += string(raw)
+	for _, it := range res.Items {
+		o.items = append(o.items, string(it.Path))
+	}
+	return o
+}
+
+// cli runs the rootbound command on the case's directory, as a person would.
+func (c call) cli(bin, root string) outcome {
+	var args []string
+	var path string
+	if c.glob != nil {
+		path = c.glob.Path
+		args = []string{"glob", "--json", "--timeout", timeout.String(), "--max-results", fmt.Sprint(c.glob.MaxResults), c.glob.Pattern}
+	} else {
+		path = c.grep.Path
+		args = []string{"grep", "--json", "--timeout", timeout.String(), "-l", c.grep.Pattern}
+		if c.grep.OutputMode == protocol.ModeContent {
+			args[len(args)-2] = "-n"
+		}
+		if c.grep.Literal {
+			args = append(args, "-F")
+		}
+		if c.grep.MaxResults > 0 {
+			args = append(args, "--max-results", fmt.Sprint(c.grep.MaxResults))
+		}
+	}
+	args = append(args, filepath.Join(root, path))
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	o := outcome{text: out.String() + errb.String(), took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+		o.code = "exit 2"
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		var line protocol.Line
+		if json.Unmarshal([]byte(l), &line) != nil {
+			continue
+		}
+		switch {
+		case line.Item != nil:
+			o.items = append(o.items, string(line.Item.Path))
+		case line.Done != nil:
+			o.skipped = line.Done.Skipped
+			if line.Done.Error != nil {
+				o.code = line.Done.Error.Code
+			}
+		}
+	}
+	return o
+}
+
+// common checks what holds for every case on every runtime.
+func common(o outcome, h *hostileTree, library bool) string {
+	switch {
+	case strings.Contains(o.text, outsideMarker):
+		return "an outside byte reached the output"
+	case strings.Contains(o.text, h.outside):
+		return "the outside directory's host path is in the output"
+	case library && strings.Contains(o.text, h.root):
+		return "the root's host path is in the output"
+	case o.took > timeout+overrun:
+		return fmt.Sprintf("ran %v, past its %v deadline", o.took, timeout)
+	}
+	for _, c := range o.text {
+		if c == '\r' || c == 0x1b || c == 0x7f || (c < 0x20 && c != '\n' && c != '\t') {
+			return fmt.Sprintf("a raw control character %q in the output", c)
+		}
+	}
+	return ""
+}
+
+// hasAll reports whether items hold a path with each of the base names.
+func hasAll(items []string, want ...string) bool {
+	for _, w := range want {
+		found := false
+		for _, it := range items {
+			if filepath.Base(it) == w {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func TestHostileTrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 100,000-entry directory and 1 GiB of sparse file")
+	}
+	h := buildTree(t)
+	bin := filepath.Join(t.TempDir(), "rootbound")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/rootbound").CombinedOutput(); err != nil {
+		t.Fatalf("build the command: %v\n%s", err, out)
+	}
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", h.root).WithTimeout(timeout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+
+	glob := func(pattern, path string, max int) call {
+		return call{glob: &GlobArgs{Pattern: pattern, Path: path, MaxResults: max}}
+	}
+	grep := func(pattern, path, mode string) call {
+		return call{grep: &GrepArgs{Pattern: pattern, Path: path, OutputMode: mode, Literal: true, MaxResults: 1000}}
+	}
+	// holds turns a condition into a verdict: the note when it holds, what
+	// was seen when it does not.
+	holds := func(cond bool, note string, seen ...any) (string, bool) {
+		if cond {
+			return note, true
+		}
+		return fmt.Sprint(seen...), false
+	}
+	// outsidePattern matches the outside marker without containing it, so
+	// an echo of the pattern is not mistaken for a leak.
+	const outsidePattern = "ROOTBOUND-OUTSIDE-7f3[a]"
+	regex := func(pattern, path string) call {
+		return call{grep: &GrepArgs{Pattern: pattern, Path: path, OutputMode: protocol.ModeContent, MaxResults: 1000}}
+	}
+	refused := func(o outcome) (string, bool) { return holds(o.code != "", "refused: "+o.code, "no error") }
+	cases := []struct {
+		name    string
+		skip    string // a key of h.skip
+		call    call
+		libOnly bool // the search root itself is hostile: on the CLI a person names it
+		check   func(o outcome) (string, bool)
+		churn   bool // files are created, replaced and deleted during the call
+	}{
+		{name: "symlinks out (absolute, relative, chained, loop, self, dangling, to /, up)", call: glob("**", "links", 100),
+			check: func(o outcome) (string, bool) {
+				return holds(hasAll(o.items, "ok.txt") && len(o.items) <= 2 && o.skipped.Symlink == 12,
+					fmt.Sprintf("only files inside listed; %d links skipped", o.skipped.Symlink),
+					"items ", o.items, ", symlinks skipped ", o.skipped.Symlink)
+			}},
+		{name: "grep through symlinks out", call: regex(outsidePattern, "links"),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 0, "nothing outside read", "found ", o.items)
+			}},
+		{name: "search root is a symlink out", call: regex(outsidePattern, "links/rel-dir"), libOnly: true, check: refused},
+		{name: "search root through an intermediate symlink", call: regex(outsidePattern, "links/sub/up/outside"), libOnly: true, check: refused},
+		{name: "hard link to a file outside", skip: "hard link", call: grep("HARDLINKED", "links", protocol.ModeFiles),
+			check: func(o outcome) (string, bool) {
+				return holds(hasAll(o.items, "hard.txt"), "searched: a hard link is a file of the tree (policy)", "items ", o.items)
+			}},
+		{name: "FIFO, unix socket, character device", call: grep(needle, "special", protocol.ModeFiles),
+			check: func(o outcome) (string, bool) {
+				return holds(hasAll(o.items, "ok.txt") && len(o.items) == 1 && o.skipped.Special == 3-int64(len(h.skipped("socket", "device"))),
+					fmt.Sprintf("never opened; %d special files skipped%s", o.skipped.Special, h.skipNote("socket", "device")),
+					"items ", o.items, ", special ", o.skipped.Special)
+			}},
+		{name: "FIFO as the search root", call: grep(needle, "special/fifo", protocol.ModeFiles), check: refused},
+		{name: "unreadable file and directory", skip: "unreadable", call: grep(needle, "unreadable", protocol.ModeFiles),
+			check: func(o outcome) (string, bool) {
+				return holds(hasAll(o.items, "ok.txt") && o.skipped.Unreadable == 2, "2 problems recorded, the search went on",
+					"items ", o.items, ", unreadable ", o.skipped.Unreadable)
+			}},
+		{name: "2,000 directories deep", call: glob("deep.txt", "deep", 10),
+			check: func(o outcome) (string, bool) {
+				return holds(o.code == "", fmt.Sprintf("complete, %d found", len(o.items)), "error ", o.code)
+			}},
+		{name: "100,000 entries, truncated", call: glob("*.txt", "wide", 10),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 10 && strings.Contains(o.text, "runcated"), "10 shown, truncation stated", len(o.items), " items")
+			}},
+		{name: "100,000 entries, grep", call: grep(needle, "wide", protocol.ModeFiles),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 10, "all 10 matches", len(o.items), " items, want 10")
+			}},
+		{name: "sparse 1 GiB file", call: grep(needle, "sparse", protocol.ModeFiles),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 1 && o.skipped.Binary+o.skipped.TooLarge == 1, "skipped and counted", "items ", o.items, ", skipped ", o.skipped)
+			}},
+		{name: "100 MiB line, 5 MiB line", call: grep(needle, "longline", protocol.ModeContent),
+			check: func(o outcome) (string, bool) {
+				return holds(o.skipped.TooLarge == 1 && len(o.items) == 1 && len(o.text) < 64<<10,
+					fmt.Sprintf("the huge one skipped, the match shown in %d bytes", len(o.text)),
+					"too_large ", o.skipped.TooLarge, ", ", len(o.text), " bytes of output")
+			}},
+		{name: "names with newline, tab, CR, ESC, invalid UTF-8, 255 bytes", call: glob("*", "names", 100),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 8, "all listed, every control character escaped", len(o.items), " items, want 8")
+			}},
+		{name: "forged result line in a file name", call: grep(needle, "names", protocol.ModeContent),
+			check: func(o outcome) (string, bool) {
+				for _, l := range strings.Split(o.text, "\n") {
+					if strings.HasPrefix(l, "sanity.txt:1") {
+						return "forged a line: " + l, false
+					}
+				}
+				return "no forged line", true
+			}},
+		{name: "files created, replaced and deleted during the walk", call: grep(needle, "churn", protocol.ModeFiles), churn: true,
+			check: func(o outcome) (string, bool) {
+				return holds(hasAll(o.items, "keep.txt"), fmt.Sprintf("completed with %d results", len(o.items)), "items ", o.items)
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if why, ok := h.skip[c.skip]; ok && c.skip != "" {
+				record(c.name, "all", "skipped: "+why, true)
+				t.Skip(why)
+			}
+			stop := func() {}
+			if c.churn {
+				stop = churn(t, filepath.Join(h.root, "churn"))
+			}
+			defer stop()
+			for _, rt := range []string{"wazero library", "wazero CLI"} {
+				var o outcome
+				switch {
+				case rt == "wazero library":
+					o = c.call.library(ctx, r)
+				case c.libOnly:
+					record(c.name, rt, "n/a: on the command line a person names the root", true)
+					continue
+				default:
+					o = c.call.cli(bin, h.root)
+				}
+				note, ok := c.check(o)
+				if v := common(o, h, rt == "wazero library"); v != "" {
+					note, ok = v, false
+				}
+				if !ok {
+					t.Errorf("%s: %s", rt, note)
+				}
+				record(c.name, rt, note, ok)
+			}
+			if res, err := r.Glob(ctx, GlobArgs{Pattern: "sanity.txt"}); err != nil || len(res.Items) != 1 {
+				t.Errorf("the next call failed: %v", err)
+			}
+		})
+	}
+}
+
+// skipped lists which of keys could not be built here.
+func (h *hostileTree) skipped(keys ...string) []string {
+	var out []string
+	for _, k := range keys {
+		if _, ok := h.skip[k]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// skipNote says which parts of a case could not be built, and why.
+func (h *hostileTree) skipNote(keys ...string) string {
+	var parts []string
+	for _, k := range h.skipped(keys...) {
+		parts = append(parts, "no "+k+": "+h.skip[k])
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// churn creates, replaces and deletes files in dir until stopped.
+func churn(t *testing.T, dir string) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			p := filepath.Join(dir, fmt.Sprintf("tmp%d.txt", i%50))
+			os.WriteFile(p, []byte(needle+"\n"), 0o644)
+			os.Rename(p, filepath.Join(dir, fmt.Sprintf("moved%d.txt", i%7)))
+			os.Remove(filepath.Join(dir, fmt.Sprintf("moved%d.txt", (i+3)%7)))
+			if i%3 == 0 {
+				os.Mkdir(filepath.Join(dir, "d"), 0o755)
+			} else {
+				os.RemoveAll(filepath.Join(dir, "d"))
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// TestHostileArguments sends what a confused or hostile model might write.
+func TestHostileArguments(t *testing.T) {
+	outside := testtree.New(t, map[string]string{"secret.txt": outsideMarker})
+	root := testtree.New(t, map[string]string{"sanity.txt": "sane\n", "src/a.go": "package a\n", "back\\slash.txt": "x"})
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithTimeout(timeout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	long := strings.Repeat("a", 255)
+	cases := []struct {
+		name string
+		call call
+		code string
+	}{
+		{"path .. out of the root", call{glob: &GlobArgs{Pattern: "*", Path: ".."}}, protocol.CodeOutsideRoot},
+		{"path ../.. deep", call{glob: &GlobArgs{Pattern: "*", Path: "src/../../.."}}, protocol.CodeOutsideRoot},
+		{"path through the root name and ..", call{glob: &GlobArgs{Pattern: "*", Path: "/workspace/../" + filepath.Base(outside)}}, protocol.CodeOutsideRoot},
+		{"absolute host path of the outside", call{grep: &GrepArgs{Pattern: "x", Path: outside}}, protocol.CodeOutsideRoot},
+		{"absolute host path of the root", call{glob: &GlobArgs{Pattern: "*", Path: root}}, protocol.CodeOutsideRoot},
+		{"root-name prefix sibling", call{glob: &GlobArgs{Pattern: "*", Path: "/workspace-evil"}}, protocol.CodeOutsideRoot},
+		{"NUL byte in path", call{glob: &GlobArgs{Pattern: "*", Path: "src\x00/../.."}}, protocol.CodeInvalidArgument},
+		{"NUL byte in pattern", call{glob: &GlobArgs{Pattern: "a\x00b"}}, protocol.CodeInvalidPattern},
+		{"backslash path", call{glob: &GlobArgs{Pattern: "*", Path: "src\\..\\.."}}, protocol.CodeNotFound},
+		{"empty glob", call{glob: &GlobArgs{Pattern: ""}}, protocol.CodeInvalidPattern},
+		{"empty regex", call{grep: &GrepArgs{Pattern: ""}}, protocol.CodeInvalidPattern},
+		{"huge glob", call{glob: &GlobArgs{Pattern: strings.Repeat("*a", 100_000)}}, protocol.CodeInvalidPattern},
+		{"huge regex", call{grep: &GrepArgs{Pattern: strings.Repeat("(a|b)", 10_000)}}, protocol.CodeInvalidPattern},
+		{"unbalanced glob", call{glob: &GlobArgs{Pattern: "{a,[b"}}, protocol.CodeInvalidPattern},
+		{"invalid regex", call{grep: &GrepArgs{Pattern: "a(?<"}}, protocol.CodeInvalidPattern},
+		{"regex repetition past 1000", call{grep: &GrepArgs{Pattern: "a{1001}"}}, protocol.CodeInvalidPattern},
+		{"nested repetition too large", call{grep: &GrepArgs{Pattern: "((a{100}){100}){100}"}}, protocol.CodeInvalidPattern},
+		{"pathological glob against long names", call{glob: &GlobArgs{Pattern: strings.Repeat("*a", 30) + "b", Path: "src"}}, ""},
+		{"pathological regex", call{grep: &GrepArgs{Pattern: "(a*)*(b*)*(a|aa)*c"}}, ""},
+		{"max_results 0 means the default", call{glob: &GlobArgs{Pattern: "*", MaxResults: 0}}, ""},
+		{"max_results 1", call{glob: &GlobArgs{Pattern: "*", MaxResults: 1}}, ""},
+		{"max_results at the ceiling", call{glob: &GlobArgs{Pattern: "*", MaxResults: protocol.MaxResultsCeiling}}, ""},
+		{"max_results past the ceiling", call{glob: &GlobArgs{Pattern: "*", MaxResults: protocol.MaxResultsCeiling + 1}}, protocol.CodeInvalidArgument},
+		{"max_results negative", call{glob: &GlobArgs{Pattern: "*", MaxResults: -5}}, protocol.CodeInvalidArgument},
+		{"unknown output mode", call{grep: &GrepArgs{Pattern: "a", OutputMode: "all"}}, protocol.CodeInvalidArgument},
+		{"unknown case mode", call{grep: &GrepArgs{Pattern: "a", Case: "upper"}}, protocol.CodeInvalidArgument},
+		{"missing path", call{glob: &GlobArgs{Pattern: "*", Path: "nope/" + long}}, protocol.CodeNotFound},
+		{"file as path", call{glob: &GlobArgs{Pattern: "*", Path: "sanity.txt"}}, protocol.CodeNotADirectory},
+		{"very long path", call{glob: &GlobArgs{Pattern: "*", Path: strings.Repeat(long+"/", 40)}}, protocol.CodeNotFound},
+		{"line-break literal", call{grep: &GrepArgs{Pattern: "a\nb", Literal: true}}, protocol.CodeInvalidPattern},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			badInputs.Add(1)
+			o := c.call.library(ctx, r)
+			// An error may quote the path the caller wrote; that is not a leak.
+			if c.call.glob != nil && c.call.glob.Path != "" {
+				o.text = strings.ReplaceAll(o.text, c.call.glob.Path, "<the path given>")
+			}
+			if c.call.grep != nil && c.call.grep.Path != "" {
+				o.text = strings.ReplaceAll(o.text, c.call.grep.Path, "<the path given>")
+			}
+			h := &hostileTree{root: root, outside: outside}
+			note := common(o, h, true)
+			if note == "" && o.code != c.code {
+				note = fmt.Sprintf("code %q, want %q", o.code, c.code)
+			}
+			if note == "" && c.code != "" && !strings.Contains(o.text, "Error ("+c.code+")") {
+				note = "the error is not in the text a model reads"
+			}
+			ok := note == ""
+			if ok {
+				note = "ok"
+				if c.code != "" {
+					note = "typed error " + c.code
+				}
+			} else {
+				t.Error(note)
+			}
+			record("argument: "+c.name, "wazero library", note, ok)
+			if res, err := r.Glob(ctx, GlobArgs{Pattern: "sanity.txt"}); err != nil || len(res.Items) != 1 {
+				t.Errorf("the next call failed: %v", err)
+			}
+		})
+	}
+}
+
+// TestHostileProtocol writes raw lines to a module instance: what a buggy or
+// hostile host might send. Every line gets an answer with a typed error, and
+// the instance keeps serving.
+func TestHostileProtocol(t *testing.T) {
+	root := testtree.New(t, map[string]string{"sanity.txt": "sane\n"})
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	inst, err := r.acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.release(inst)
+	lines := []struct{ name, line string }{
+		{"malformed JSON", `{"v":1,"id":"1",glob}`},
+		{"truncated JSON", `{"v":1,"id":"2","glob":{"pattern":"*`},
+		{"not an object", `["glob","*"]`},
+		{"null", `null`},
+		{"unknown op", `{"v":1,"id":"3","exec":{"cmd":"rm -rf /"}}`},
+		{"unknown field", `{"v":1,"id":"4","glob":{"pattern":"*","follow_symlinks":true}}`},
+		{"wrong type", `{"v":1,"id":"5","glob":{"pattern":["*"]}}`},
+		{"number overflow", `{"v":1,"id":"6","glob":{"pattern":"*","max_results":1e400}}`},
+		{"wrong version", `{"v":99,"id":"7","glob":{"pattern":"*"}}`},
+		{"both tools", `{"v":1,"id":"8","glob":{"pattern":"*"},"grep":{"pattern":"x"}}`},
+		{"negative limits", `{"v":1,"id":"9","glob":{"pattern":"*"},"limits":{"deadline_ms":-1}}`},
+		{"invalid UTF-8", "{\"v\":1,\"id\":\"10\",\"glob\":{\"pattern\":\"\xff\xfe\"}}"},
+		{"oversized line", `{"v":1,"id":"11","glob":{"pattern":"` + strings.Repeat("a", protocol.MaxLineBytes+10) + `"}}`},
+		{"duplicate id (first)", `{"v":1,"id":"dup","glob":{"pattern":"sanity.txt"}}`},
+		{"duplicate id (second)", `{"v":1,"id":"dup","glob":{"pattern":"sanity.txt"}}`},
+	}
+	for _, l := range lines {
+		badInputs.Add(1)
+		done, err := rawCall(inst, l.line)
+		ok := err == nil && done != nil
+		note := ""
+		switch {
+		case !ok:
+			note = fmt.Sprintf("no answer: %v", err)
+		case strings.HasPrefix(l.name, "duplicate") || l.name == "invalid UTF-8":
+			ok = done.Error == nil || done.Error.Code == protocol.CodeInvalidPattern
+			note = "answered in order: " + done.Status
+		case done.Error == nil || done.Status != protocol.StatusFailed:
+			ok, note = false, fmt.Sprintf("status %s, want a typed error", done.Status)
+		default:
+			note = "typed error " + done.Error.Code
+		}
+		if !ok {
+			t.Errorf("%s: %s", l.name, note)
+		}
+		record("protocol: "+l.name, "wazero module", note, ok)
+	}
+	if done, err := rawCall(inst, `{"v":1,"id":"last","glob":{"pattern":"sanity.txt"}}`); err != nil || done.Results != 1 {
+		t.Errorf("the instance stopped serving: %v", err)
+	}
+}
+
+// rawCall writes one line to an instance and reads its answer up to the
+// final line.
+func rawCall(inst *instance, line string) (*protocol.Done, error) {
+	if _, err := inst.stdin.Write([]byte(line + "\n")); err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(5 * time.Second)
+	defer timer.Stop()
+	for {
+		select {
+		case l, ok := <-inst.lines:
+			if !ok {
+				return nil, fmt.Errorf("the module exited: %s", exitText(inst))
+			}
+			var rl protocol.Line
+			if err := json.Unmarshal(l, &rl); err != nil {
+				return nil, err
+			}
+			if rl.Done != nil {
+				return rl.Done, nil
+			}
+		case <-timer.C:
+			return nil, fmt.Errorf("no answer in 5 s")
+		}
+	}
+}
+
+// TestHostileConcurrency runs many calls at once on few instances.
+func TestHostileConcurrency(t *testing.T) {
+	root := testtree.New(t, map[string]string{"a/x.go": needle, "b/y.go": needle, "sanity.txt": "sane\n"})
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithInstances(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	for i := 0; i < 64; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 10; j++ {
+				res, err := r.Grep(ctx, GrepArgs{Pattern: needle, Literal: true})
+				if err != nil || len(res.Items) != 2 {
+					bad.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	ok := bad.Load() == 0
+	if !ok {
+		t.Errorf("%d of 640 concurrent calls went wrong", bad.Load())
+	}
+	record("640 concurrent calls on 2 instances", "wazero library", fmt.Sprintf("%d wrong", bad.Load()), ok)
+}
+
+// TestSwapRace swaps a directory inside the root for a symlink to a
+// directory of secrets outside, and back, at least swapRounds times while
+// searches run; no outside byte may ever appear in a result.
+func TestSwapRace(t *testing.T) {
+	const swapRounds = 10_000
+	base := t.TempDir()
+	testtree.Write(t, base, map[string]string{
+		"outside/file.txt":   outsideMarker + "\n",
+		"root/swap/file.txt": "inside " + needle + "\n",
+		"root/other.txt":     needle + "\n",
+	})
+	root := filepath.Join(base, "root")
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithInstances(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	swap, real, link := filepath.Join(root, "swap"), filepath.Join(root, "swap.real"), filepath.Join(root, "swap.link")
+	if err := os.Symlink(filepath.Join(base, "outside"), link); err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	var swaps atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer stop.Store(true)
+		runtime.LockOSThread()
+		for i := 0; i < swapRounds; i++ {
+			// swap -> swap.real; swap.link -> swap (now a symlink out); and back.
+			if os.Rename(swap, real) != nil || os.Rename(link, swap) != nil ||
+				os.Rename(swap, link) != nil || os.Rename(real, swap) != nil {
+				t.Error("swap failed")
+				return
+			}
+			swaps.Add(1)
+		}
+	}()
+	var searches, leaks atomic.Int64
+	var leaked sync.Once
+	for g := 0; g < 2; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for !stop.Load() {
+				var res *Result
+				switch searches.Add(1) % 3 {
+				case 0:
+					res, _ = r.Grep(ctx, GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent})
+				case 1:
+					res, _ = r.Grep(ctx, GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent})
+				default:
+					res, _ = r.Glob(ctx, GlobArgs{Pattern: "**", Path: "swap"})
+				}
+				raw, _ := json.Marshal(res)
+				if bytes.Contains(raw, []byte(outsideMarker)) || bytes.Contains(raw, []byte(base)) {
+					leaks.Add(1)
+					leaked.Do(func() { t.Errorf("leak: %s", raw) })
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	ok := leaks.Load() == 0 && swaps.Load() >= swapRounds
+	record(fmt.Sprintf("dir swapped for a symlink out, %d times", swaps.Load()), "wazero library",
+		fmt.Sprintf("%d searches during the swaps, %d leaks", searches.Load(), leaks.Load()), ok)
+	if !ok {
+		t.Errorf("%d swaps, %d leaks", swaps.Load(), leaks.Load())
+	}
+}
+
+// TestHostileDeadline puts a slow target under a short deadline: the call
+// must end within 100 ms of it, with its typed error.
+func TestHostileDeadline(t *testing.T) {
+	spec := map[string]string{"sanity.txt": "sane\n"}
+	for i := 0; i < 20_000; i++ {
+		spec[fmt.Sprintf("d%02d/f%05d.txt", i%50, i)] = strings.Repeat("x", 512) + "\n"
+	}
+	root := testtree.New(t, spec)
+	syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644)
+	ctx := context.Background()
+	for _, deadline := range []time.Duration{50 * time.Millisecond, 200 * time.Millisecond} {
+		r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithTimeout(deadline))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Glob(ctx, GlobArgs{Pattern: "sanity.txt"}) // warm
+		var worst time.Duration
+		codes := map[string]int{}
+		for i := 0; i < 5; i++ {
+			start := time.Now()
+			_, err := r.Grep(ctx, GrepArgs{Pattern: `x{500}y`, MaxResults: 1000})
+			took := time.Since(start)
+			worst = max(worst, took)
+			var e *Error
+			if errors.As(err, &e) {
+				codes[e.Code]++
+			}
+		}
+		ok := worst <= deadline+overrun && codes[protocol.CodeDeadline] == 5
+		record(fmt.Sprintf("grep of 20,000 files under a %v deadline", deadline), "wazero library",
+			fmt.Sprintf("worst %v; codes %v", worst.Round(time.Millisecond), codes), ok)
+		if !ok {
+			t.Errorf("deadline %v: worst %v, codes %v", deadline, worst, codes)
+		}
+		r.Close(ctx)
+	}
+}
