@@ -211,12 +211,26 @@ func TestServeDeadline(t *testing.T) {
 }
 
 func TestServeNonUTF8(t *testing.T) {
-	dir := testtree.New(t, map[string]string{"bad\xffname.txt": "caf\xe9 hello\n"})
+	dir := testtree.New(t, map[string]string{"bad\xffname.txt": "hello\n", "latin1.txt": "caf\xe9 hello\n"})
 	s, _ := New([]Root{{Name: "/w", Dir: dir}})
 	var out bytes.Buffer
-	_ = s.Serve(strings.NewReader(`{"v":1,"id":"1","grep":{"pattern":"hello","output_mode":"content"}}`+"\n"), &out)
-	want := `{"id":"1","item":{"path":{"bytes":"YmFk/25hbWUudHh0"},"line_number":1,"text":{"bytes":"Y2Fm6SBoZWxsbw=="}}}`
-	if first, _, _ := strings.Cut(out.String(), "\n"); first != want {
-		t.Errorf("got  %s\nwant %s", first, want)
+	_ = s.Serve(strings.NewReader(`{"v":1,"id":"1","glob":{"pattern":"*"}}`+"\n"+`{"v":1,"id":"2","grep":{"pattern":"hello","output_mode":"content"}}`+"\n"), &out)
+	want := []string{
+		// Listed, with its name as base64 bytes.
+		`{"id":"1","item":{"path":{"bytes":"YmFk/25hbWUudHh0"}}}`,
+		`{"id":"1","item":{"path":{"text":"latin1.txt"}}}`,
+		// Not read: no WASI runtime can open it the same way (wazero refuses it).
+		`{"id":"2","problem":{"path":{"bytes":"YmFk/25hbWUudHh0"},"code":"unreadable","message":"name is not valid UTF-8: WASI runtimes cannot open it, so it is not searched"}}`,
+		// A line that is not UTF-8 travels as bytes.
+		`{"id":"2","item":{"path":{"text":"latin1.txt"},"line_number":1,"text":{"bytes":"Y2Fm6SBoZWxsbw=="}}}`,
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.Contains(l, `"done"`) {
+			got = append(got, l)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

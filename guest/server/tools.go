@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"fmt"
+	"path"
+	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/guest/match"
 	"github.com/rootbound/rootbound/guest/protocol"
@@ -94,6 +96,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	w.File = func(rel, full string) error {
 		if filter != nil && !filter.Match(rel) {
 			return nil
+		}
+		if !utf8.ValidString(path.Base(rel)) {
+			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
 		}
 		data, n, err := r.Read(full, c.maxSize, protocol.BinarySniffBytes)
 		c.done.Stats.FilesRead++

@@ -14,10 +14,17 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"unicode/utf8"
 )
 
 // SkipAll, returned by File, ends the walk without an error.
 var SkipAll = fs.SkipAll
+
+// ErrNameNotUTF8 is the problem reported for a directory whose name is not
+// valid UTF-8. wazero refuses such paths before any file system sees them
+// (fs.ValidPath), so no host could read it the same way: every host skips it,
+// and says so. Package server does the same for the files grep would read.
+var ErrNameNotUTF8 = errors.New("name is not valid UTF-8: WASI runtimes cannot open it, so it is not searched")
 
 // Walker walks one tree. Its callbacks decide what happens; its counters
 // say what was seen.
@@ -71,6 +78,12 @@ func (w *Walker) dir(full, rel string) error {
 		switch t := e.Type(); {
 		case t.IsDir():
 			if name == ".git" {
+				continue
+			}
+			if !utf8.ValidString(name) {
+				if err := w.Problem(childRel, ErrNameNotUTF8); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := w.dir(childFull, childRel); err != nil {

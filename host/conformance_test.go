@@ -1,0 +1,341 @@
+package host
+
+// The conformance suite: every case under testdata/conformance (a tree, a
+// file of request lines, the expected answer lines) runs on every runner, and
+// each runner's output must equal the golden file byte for byte. Rewrite the
+// golden files from the native runner with -update.
+//
+// Runners: the native build of the core (in process), the wazero host (a
+// Runner's instance), Node's node:wasi (examples/node/rootbound.mjs serve),
+// and wasmtime (examples/wasmtime, with -tags wasmtime: it needs cgo).
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/server"
+)
+
+var updateConformance = flag.Bool("update-conformance", false, "rewrite testdata/conformance/*/expected.jsonl from the native runner")
+
+const conformanceDir = "../testdata/conformance"
+
+// entry describes one path of a case's tree.
+type entry struct {
+	Content       *string `json:"content"`
+	Base64        string  `json:"base64"`
+	ContentRepeat *struct {
+		Text  string `json:"text"`
+		Times int    `json:"times"`
+		Then  string `json:"then"`
+		After int    `json:"after"`
+	} `json:"content_repeat"`
+	Dir     bool   `json:"dir"`
+	Symlink string `json:"symlink"`
+	Mode    string `json:"mode"`
+	Mtime   string `json:"mtime"`
+}
+
+type conformanceCase struct {
+	name        string
+	Description string                      `json:"description"`
+	Tree        map[string]entry            `json:"tree"`
+	Roots       map[string]map[string]entry `json:"roots"`
+	// InvalidUTF8Names holds names written with \xNN escapes.
+	InvalidUTF8Names map[string]string `json:"invalid_utf8_names"`
+	requests         []byte
+}
+
+// conformanceRunner answers a case's request lines with its answer lines.
+type conformanceRunner struct {
+	name string
+	run  func(t *testing.T, roots []server.Root, requests []byte) ([]byte, error)
+	// skip says why the runner cannot run here ("" when it can).
+	skip func() string
+}
+
+var conformanceRunners = []conformanceRunner{
+	{name: "native", run: runNative, skip: func() string { return "" }},
+	{name: "wazero", run: runWazero, skip: func() string { return "" }},
+	{name: "node", run: runNode, skip: nodeSkip},
+}
+
+func loadCases(t *testing.T) []*conformanceCase {
+	t.Helper()
+	dirs, err := os.ReadDir(conformanceDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []*conformanceCase
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		c := &conformanceCase{name: d.Name()}
+		raw, err := os.ReadFile(filepath.Join(conformanceDir, d.Name(), "tree.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(c); err != nil {
+			t.Fatalf("%s/tree.json: %v", d.Name(), err)
+		}
+		if c.requests, err = os.ReadFile(filepath.Join(conformanceDir, d.Name(), "requests.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// build makes the case's roots under dir; the first is /workspace.
+func (c *conformanceCase) build(t *testing.T, dir string) []server.Root {
+	t.Helper()
+	roots := []server.Root{{Name: "/workspace", Dir: filepath.Join(dir, "workspace")}}
+	writeTree(t, roots[0].Dir, c.Tree)
+	for name, raw := range c.InvalidUTF8Names {
+		unq, err := strconv.Unquote(`"` + name + `"`)
+		if err != nil {
+			t.Fatalf("name %q: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(roots[0].Dir, unq), []byte(raw), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := make([]string, 0, len(c.Roots))
+	for name := range c.Roots {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		d := filepath.Join(dir, fmt.Sprintf("root%d", i+1))
+		writeTree(t, d, c.Roots[name])
+		roots = append(roots, server.Root{Name: name, Dir: d})
+	}
+	return roots
+}
+
+func writeTree(t *testing.T, dir string, tree map[string]entry) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, e := range tree {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		var err error
+		switch {
+		case e.Dir:
+			err = os.MkdirAll(p, 0o755)
+		case e.Symlink != "":
+			err = os.Symlink(e.Symlink, p)
+		default:
+			var data []byte
+			switch {
+			case e.Content != nil:
+				data = []byte(*e.Content)
+			case e.Base64 != "":
+				data, err = base64.StdEncoding.DecodeString(e.Base64)
+			case e.ContentRepeat != nil:
+				r := e.ContentRepeat
+				data = append([]byte(strings.Repeat(r.Text, r.Times)), r.Then...)
+				data = append(data, strings.Repeat(r.Text, r.After)...)
+			}
+			if err == nil {
+				err = os.WriteFile(p, data, 0o644)
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if e.Mode != "" {
+			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
+			os.Chmod(p, os.FileMode(mode))
+		}
+		if e.Mtime != "" {
+			mt, err := time.Parse(time.RFC3339, e.Mtime)
+			if err != nil {
+				t.Fatalf("%s: mtime: %v", name, err)
+			}
+			os.Chtimes(p, mt, mt)
+		}
+	}
+}
+
+func runNative(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	s, err := server.New(roots)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	err = s.Serve(bytes.NewReader(requests), &out)
+	return out.Bytes(), err
+}
+
+// runWazero sends each request line to a Runner's warm instance and collects
+// the raw answer lines.
+func runWazero(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	cfg := NewConfig()
+	for _, r := range roots {
+		cfg = cfg.WithRoot(r.Name, r.Dir)
+	}
+	ctx := context.Background()
+	r, err := NewRunner(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close(ctx)
+	inst, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer r.release(inst)
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(requests, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if _, err := inst.stdin.Write(line); err != nil {
+			return out.Bytes(), err
+		}
+		for {
+			l, ok := <-inst.lines
+			if !ok {
+				return out.Bytes(), fmt.Errorf("the module exited: %s", exitText(inst))
+			}
+			out.Write(l)
+			if bytes.Contains(l, []byte(`,"done":{`)) {
+				break
+			}
+		}
+	}
+	return out.Bytes(), nil
+}
+
+func nodeSkip() string {
+	if _, err := exec.LookPath("node"); err != nil {
+		return "node is not installed"
+	}
+	return ""
+}
+
+// runNode runs the Node host in serve mode: the module's stdio is the
+// process's.
+func runNode(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	args := []string{"../examples/node/rootbound.mjs", "serve"}
+	for _, r := range roots {
+		args = append(args, "--root", r.Name+"="+r.Dir)
+	}
+	cmd := exec.Command("node", args...)
+	cmd.Stdin = bytes.NewReader(requests)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
+	}
+	return out.Bytes(), nil
+}
+
+func TestConformance(t *testing.T) {
+	cases := loadCases(t)
+	type cell struct{ ok, skipped bool }
+	results := map[string]map[string]cell{}
+	for _, c := range cases {
+		results[c.name] = map[string]cell{}
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			roots := c.build(t, dir)
+			golden := filepath.Join(conformanceDir, c.name, "expected.jsonl")
+			if *updateConformance {
+				out, err := runNative(t, roots, c.requests)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update-conformance)", err)
+			}
+			for _, r := range conformanceRunners {
+				if why := r.skip(); why != "" {
+					results[c.name][r.name] = cell{skipped: true}
+					if os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" {
+						t.Errorf("%s: %s", r.name, why)
+					}
+					continue
+				}
+				got, err := r.run(t, roots, c.requests)
+				ok := err == nil && bytes.Equal(got, want)
+				results[c.name][r.name] = cell{ok: ok}
+				if err != nil {
+					t.Errorf("%s: %v", r.name, err)
+				} else if !ok {
+					t.Errorf("%s differs from %s:\n%s", r.name, golden, firstDiff(got, want))
+				}
+			}
+		})
+	}
+	// The summary: runners × cases.
+	fmt.Printf("\n| case | %s |\n|---|", strings.Join(runnerNames(), " | "))
+	for range conformanceRunners {
+		fmt.Print("---|")
+	}
+	fmt.Println()
+	for _, c := range cases {
+		fmt.Printf("| %s (%d requests) |", c.name, bytes.Count(c.requests, []byte("\n")))
+		for _, r := range conformanceRunners {
+			switch cl := results[c.name][r.name]; {
+			case cl.skipped:
+				fmt.Print(" skipped |")
+			case cl.ok:
+				fmt.Print(" equal |")
+			default:
+				fmt.Print(" DIFFERS |")
+			}
+		}
+		fmt.Println()
+	}
+}
+
+func runnerNames() []string {
+	var names []string
+	for _, r := range conformanceRunners {
+		names = append(names, r.name)
+	}
+	return names
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl []byte
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if !bytes.Equal(gl, wl) {
+			return fmt.Sprintf("line %d\n got: %s\nwant: %s", i+1, gl, wl)
+		}
+	}
+	return "(equal)"
+}
+
