@@ -338,4 +338,3 @@ func firstDiff(got, want []byte) string {
 	}
 	return "(equal)"
 }
-
