@@ -7,7 +7,7 @@ WASM     := host/rootbound.wasm
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
 FUZZTIME ?= 10s
 
-.PHONY: all wasm wasm-check build test hostile check bench fuzz tools
+.PHONY: all wasm wasm-check build test hostile conformance check bench fuzz tools
 
 all: build
 
@@ -30,12 +30,17 @@ tools:
 	@command -v rg >/dev/null && command -v fdfind >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq ripgrep fd-find >/dev/null; }
 
-## test: the module is fresh, every package's tests pass, the hostile suite holds
+## test: the module is fresh, every package's tests pass, every host conforms, the hostile suite holds
 test: wasm-check tools
-	ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)' ./...
+	ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' ./...
+	@$(MAKE) --no-print-directory conformance
 	@$(MAKE) --no-print-directory hostile
 
 HOSTILE := TestHostile|TestSwapRace
+
+## conformance: every case of testdata/conformance on every runner (native, wazero, Node, wasmtime); prints runners x cases
+conformance:
+	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run TestConformance -count=1 -v | grep -E '^([|]|--- FAIL|FAIL|ok|panic)|conformance_test.go'
 
 ## hostile: hostile trees and inputs on every runtime; prints the table of cases x runtimes
 hostile:

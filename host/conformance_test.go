@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,12 +65,60 @@ type conformanceRunner struct {
 	run  func(t *testing.T, roots []server.Root, requests []byte) ([]byte, error)
 	// skip says why the runner cannot run here ("" when it can).
 	skip func() string
+	// unsupported names the cases the runtime cannot run, and why.
+	unsupported map[string]string
 }
 
 var conformanceRunners = []conformanceRunner{
 	{name: "native", run: runNative, skip: func() string { return "" }},
 	{name: "wazero", run: runWazero, skip: func() string { return "" }},
 	{name: "node", run: runNode, skip: nodeSkip},
+	{name: "wasmtime", run: runWasmtime, skip: wasmtimeSkip, unsupported: map[string]string{
+		"names-not-utf8": "wasmtime's fd_readdir fails with EILSEQ on a directory holding a name that is not UTF-8",
+	}},
+}
+
+// The wasmtime runner is examples/wasmtime, a cgo program, built once.
+var (
+	wasmtimeOnce sync.Once
+	wasmtimeBin  string
+	wasmtimeErr  error
+)
+
+func wasmtimeSkip() string {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		return "cgo is off"
+	}
+	wasmtimeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "rootbound-wasmtime")
+		if err != nil {
+			wasmtimeErr = err
+			return
+		}
+		wasmtimeBin = filepath.Join(dir, "wasmtime")
+		if out, err := exec.Command("go", "build", "-o", wasmtimeBin, "../examples/wasmtime").CombinedOutput(); err != nil {
+			wasmtimeErr = fmt.Errorf("build examples/wasmtime: %v\n%s", err, out)
+		}
+	})
+	if wasmtimeErr != nil {
+		return wasmtimeErr.Error()
+	}
+	return ""
+}
+
+func runWasmtime(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	var args []string
+	for _, r := range roots {
+		args = append(args, "--root", r.Name+"="+r.Dir)
+	}
+	cmd := exec.Command(wasmtimeBin, args...)
+	cmd.Stdin = bytes.NewReader(requests)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
+	}
+	return out.Bytes(), nil
 }
 
 func loadCases(t *testing.T) []*conformanceCase {
@@ -251,7 +300,7 @@ func runNode(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error)
 
 func TestConformance(t *testing.T) {
 	cases := loadCases(t)
-	type cell struct{ ok, skipped bool }
+	type cell struct{ ok, skipped, unsupported bool }
 	results := map[string]map[string]cell{}
 	for _, c := range cases {
 		results[c.name] = map[string]cell{}
@@ -280,6 +329,11 @@ func TestConformance(t *testing.T) {
 					}
 					continue
 				}
+				if why, ok := r.unsupported[c.name]; ok {
+					results[c.name][r.name] = cell{unsupported: true}
+					t.Logf("%s: not supported: %s", r.name, why)
+					continue
+				}
 				got, err := r.run(t, roots, c.requests)
 				ok := err == nil && bytes.Equal(got, want)
 				results[c.name][r.name] = cell{ok: ok}
@@ -303,6 +357,8 @@ func TestConformance(t *testing.T) {
 			switch cl := results[c.name][r.name]; {
 			case cl.skipped:
 				fmt.Print(" skipped |")
+			case cl.unsupported:
+				fmt.Print(" unsupported |")
 			case cl.ok:
 				fmt.Print(" equal |")
 			default:

@@ -1,0 +1,205 @@
+// Command wasmtime runs the rootbound module on wasmtime, through wasmtime-go:
+// the same bytes as the Go host embeds, confined by wasmtime's own WASI
+// (cap-std, openat2 RESOLVE_BENEATH), with wasmtime's fuel and epoch
+// interruption as the work budget and the deadline.
+//
+//	go run ./examples/wasmtime --root /workspace=DIR [--fuel N] [--timeout 20s] < requests.jsonl
+//
+// It reads protocol request lines on stdin and writes the answer lines on
+// stdout. A request that runs out of fuel or time ends with the module's own
+// partial results and a final line with the "budget" or "deadline" error, as
+// on the wazero host. wasmtime-go takes stdio only as files, so each request
+// runs in a fresh instance over temporary files; the compiled module is
+// cached on disk by wasmtime.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bytecodealliance/wasmtime-go/v39"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/host"
+)
+
+type rootsFlag []string
+
+func (r *rootsFlag) String() string     { return strings.Join(*r, ",") }
+func (r *rootsFlag) Set(v string) error { *r = append(*r, v); return nil }
+
+func main() {
+	var roots rootsFlag
+	flag.Var(&roots, "root", "NAME=DIR, a readable root (repeat; the first is the default)")
+	fuel := flag.Uint64("fuel", 0, "wasmtime fuel per request (0: unlimited)")
+	timeout := flag.Duration("timeout", 20*time.Second, "deadline per request")
+	flag.Parse()
+	if len(roots) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: wasmtime --root NAME=DIR [--root ...] [--fuel N] [--timeout D] < requests.jsonl")
+		os.Exit(2)
+	}
+	r, err := newRunner(roots, *fuel, *timeout)
+	if err == nil {
+		err = r.serve(os.Stdin, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasmtime:", err)
+		os.Exit(1)
+	}
+}
+
+type runner struct {
+	engine  *wasmtime.Engine
+	module  *wasmtime.Module
+	linker  *wasmtime.Linker
+	roots   [][2]string
+	fuel    uint64
+	timeout time.Duration
+}
+
+func newRunner(roots []string, fuel uint64, timeout time.Duration) (*runner, error) {
+	cfg := wasmtime.NewConfig()
+	cfg.SetConsumeFuel(fuel > 0)
+	cfg.SetEpochInterruption(true)
+	_ = cfg.CacheConfigLoadDefault() // compile once, then load from wasmtime's cache
+	engine := wasmtime.NewEngineWithConfig(cfg)
+	module, err := wasmtime.NewModule(engine, host.Module())
+	if err != nil {
+		return nil, err
+	}
+	linker := wasmtime.NewLinker(engine)
+	if err := linker.DefineWasi(); err != nil {
+		return nil, err
+	}
+	r := &runner{engine: engine, module: module, linker: linker, fuel: fuel, timeout: timeout}
+	for _, root := range roots {
+		name, dir, ok := strings.Cut(root, "=")
+		if !ok {
+			return nil, fmt.Errorf("--root %q, want NAME=DIR", root)
+		}
+		r.roots = append(r.roots, [2]string{name, dir})
+	}
+	// The epoch is the clock of deadlines: one tick every epochTick.
+	go func() {
+		for range time.Tick(epochTick) {
+			engine.IncrementEpoch()
+		}
+	}()
+	return r, nil
+}
+
+const epochTick = 10 * time.Millisecond
+
+func (r *runner) serve(in io.Reader, out io.Writer) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), protocol.MaxLineBytes+2)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		answer, err := r.call(line)
+		if err != nil {
+			return err
+		}
+		if _, err := out.Write(answer); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+// call runs one request line in a fresh instance.
+func (r *runner) call(line []byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "rootbound-wasmtime")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	inPath, outPath := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	if err := os.WriteFile(inPath, append(line, '\n'), 0o600); err != nil {
+		return nil, err
+	}
+	wasi := wasmtime.NewWasiConfig()
+	args := []string{"rootbound"}
+	for _, root := range r.roots {
+		if err := wasi.PreopenDir(root[1], root[0], wasmtime.DIR_READ, wasmtime.FILE_READ); err != nil {
+			return nil, fmt.Errorf("preopen %s: %w", root[0], err)
+		}
+		args = append(args, "--root", root[0])
+	}
+	wasi.SetArgv(args)
+	if err := wasi.SetStdinFile(inPath); err != nil {
+		return nil, err
+	}
+	if err := wasi.SetStdoutFile(outPath); err != nil {
+		return nil, err
+	}
+	wasi.InheritStderr()
+
+	store := wasmtime.NewStore(r.engine)
+	defer store.Close()
+	store.SetWasi(wasi)
+	if r.fuel > 0 {
+		if err := store.SetFuel(r.fuel); err != nil {
+			return nil, err
+		}
+	}
+	store.SetEpochDeadline(uint64(r.timeout/epochTick) + 1)
+	inst, err := r.linker.Instantiate(store, r.module)
+	if err == nil {
+		_, err = inst.GetFunc(store, "_start").Call(store)
+	}
+	answer, rerr := os.ReadFile(outPath)
+	if rerr != nil {
+		return nil, rerr
+	}
+	var exit *wasmtime.Error
+	if errors.As(err, &exit) {
+		if code, ok := exit.ExitStatus(); ok && code == 0 {
+			err = nil
+		}
+	}
+	if err == nil {
+		return answer, nil
+	}
+	return append(completeLines(answer), r.trapped(line, err)...), nil
+}
+
+// completeLines drops a line the module was writing when it was stopped.
+func completeLines(b []byte) []byte {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		return b[:i+1]
+	}
+	return nil
+}
+
+// trapped is the final line of a request the runtime stopped: out of fuel is
+// the work budget, an epoch interrupt the deadline. wasmtime-go's trap codes
+// do not match its Go constants, so the message decides.
+func (r *runner) trapped(line []byte, err error) []byte {
+	var req struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(line, &req)
+	code, msg := protocol.CodeInternal, "the module stopped: "+err.Error()
+	switch s := err.Error(); {
+	case strings.Contains(s, "fuel"):
+		code, msg = protocol.CodeBudget, "work budget spent: the module ran out of fuel"
+	case strings.Contains(s, "interrupt"):
+		code, msg = protocol.CodeDeadline, "deadline reached before the search finished; results found until then are shown"
+	}
+	done := protocol.Done{Status: protocol.StatusPartial, Error: protocol.NewError(code, msg)}
+	var buf bytes.Buffer
+	_ = protocol.NewEncoder(&buf).Encode(&protocol.Line{ID: req.ID, Done: &done})
+	return buf.Bytes()
+}
