@@ -13,7 +13,6 @@ package walk
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"unicode/utf8"
 )
 
@@ -44,7 +43,24 @@ type Walker struct {
 	Files   int64 // regular files handed to File
 	Symlink int64 // symbolic links passed over
 	Special int64 // FIFOs, sockets, devices passed over
+
+	buf []byte // readdir buffer, reused
 }
+
+// dirent is a directory entry and what kind of file it is.
+type dirent struct {
+	name string
+	kind kind
+}
+
+type kind uint8
+
+const (
+	kindFile kind = iota
+	kindDir
+	kindSymlink
+	kindSpecial // FIFO, socket, device, or a type the runtime does not know
+)
 
 // Walk walks the directory root. It returns nil when the walk ended, by
 // itself or by SkipAll, and the first error a callback returned otherwise.
@@ -58,25 +74,25 @@ func (w *Walker) Walk(root string) error {
 
 func (w *Walker) dir(full, rel string) error {
 	w.Dirs++
-	entries, err := os.ReadDir(full)
+	entries, err := w.readDir(full)
 	if err != nil {
 		if perr := w.Problem(rel, err); perr != nil {
 			return perr
 		}
-		// os.ReadDir returns what it read before a failure: go on with it.
+		// readDir returns what it read before a failure: go on with it.
 	}
 	for _, e := range entries {
 		if err := w.Check(); err != nil {
 			return err
 		}
-		name := e.Name()
+		name := e.name
 		childRel := name
 		if rel != "" {
 			childRel = rel + "/" + name
 		}
 		childFull := full + "/" + name
-		switch t := e.Type(); {
-		case t.IsDir():
+		switch e.kind {
+		case kindDir:
 			if name == ".git" {
 				continue
 			}
@@ -89,7 +105,7 @@ func (w *Walker) dir(full, rel string) error {
 			if err := w.dir(childFull, childRel); err != nil {
 				return err
 			}
-		case t.IsRegular():
+		case kindFile:
 			if name == ".git" { // a worktree's .git file
 				continue
 			}
@@ -97,7 +113,7 @@ func (w *Walker) dir(full, rel string) error {
 			if err := w.File(childRel, childFull); err != nil {
 				return err
 			}
-		case t&fs.ModeSymlink != 0:
+		case kindSymlink:
 			w.Symlink++
 		default:
 			w.Special++
