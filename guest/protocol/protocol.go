@@ -98,8 +98,10 @@ type Limits struct {
 
 // DefaultMaxFileSize is the size above which grep skips a file: larger than
 // nearly every source file, small enough that one file cannot hold a call
-// for long (wasm byte loops run at 0.2-0.4 GB/s).
-const DefaultMaxFileSize = 10 << 20
+// for long (wasm byte loops run at 0.2-0.4 GB/s), and within what every host
+// runs: Node 20's node:wasi aborts the process when the module's read buffer
+// grows to 16 MiB.
+const DefaultMaxFileSize = 8 << 20
 
 // Line is one line of a response. Exactly one of Item, Problem, Done is set.
 type Line struct {

@@ -78,6 +78,9 @@ func TestRead(t *testing.T) {
 		{name: "grows past the first buffer", file: "big", maxSize: 1 << 20, want: big},
 		{name: "too large", file: "big", maxSize: 1000, err: search.ErrTooLarge},
 		{name: "at the cap", file: "text", maxSize: 6, want: "hello\n"},
+		{name: "one under the cap", file: "text", maxSize: 5, err: search.ErrTooLarge},
+		{name: "grown to exactly the cap", file: "big", maxSize: 600 << 10, want: big},
+		{name: "one past a grown cap", file: "big", maxSize: 600<<10 - 1, err: search.ErrTooLarge},
 		{name: "symlink not followed", file: "link", maxSize: 100, err: syscall.ELOOP},
 	}
 	var r search.Reader

@@ -47,6 +47,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	}
 	w := &walk.Walker{
 		Check: c.check,
+		Enter: c.checkClock,
 		File: func(rel, _ string) error {
 			if !g.Match(rel) {
 				return nil
@@ -91,6 +92,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r := &search.Reader{BeforeGrow: func() { _ = c.bw.Flush() }}
 	w := &walk.Walker{
 		Check:   c.check,
+		Enter:   c.checkClock,
 		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
 	}
 	w.File = func(rel, full string) error {

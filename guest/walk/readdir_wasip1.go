@@ -16,7 +16,8 @@ import (
 // would then open a FIFO, and the open would block the whole runtime. Here an
 // entry whose type is unknown is looked up once more (path_filestat_get) and,
 // still unknown, counted as special and never opened. It also costs fewer
-// WASI calls than os.ReadDir: one open, one fd_readdir per 64 KiB, one close.
+// WASI calls than os.ReadDir: one open, one fd_readdir per readdirBuffer,
+// one close.
 func (w *Walker) readDir(dir string) ([]dirent, error) {
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
@@ -24,7 +25,7 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 	}
 	defer syscall.Close(fd)
 	if w.buf == nil {
-		w.buf = make([]byte, 64<<10)
+		w.buf = make([]byte, readdirBuffer)
 	}
 	const header = 24 // next u64, ino u64, namlen u32, type u8, padding
 	var out []dirent
@@ -85,3 +86,6 @@ func (w *Walker) kindOf(dir, name string, typ uint8) kind {
 	}
 	return kindSpecial
 }
+
+// readdirBuffer holds about 7,000 entries: most directories take one call.
+const readdirBuffer = 256 << 10

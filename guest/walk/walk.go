@@ -31,6 +31,10 @@ type Walker struct {
 	// Check runs before each entry; a non-nil error ends the walk with it
 	// (a deadline, a budget, a cancellation).
 	Check func() error
+	// Enter, if set, runs before each directory is read, as Check does:
+	// reading a directory can be slow (deep paths, runtimes that re-read
+	// large directories), so a deadline is looked at there too.
+	Enter func() error
 	// File receives each regular file's path relative to the walk root
 	// ("/"-separated) and its full path. SkipAll ends the walk; any other
 	// error ends it with that error.
@@ -73,6 +77,11 @@ func (w *Walker) Walk(root string) error {
 }
 
 func (w *Walker) dir(full, rel string) error {
+	if w.Enter != nil {
+		if err := w.Enter(); err != nil {
+			return err
+		}
+	}
 	w.Dirs++
 	entries, err := w.readDir(full)
 	if err != nil {

@@ -89,10 +89,10 @@ func TestAgreesWithRipgrepAndFd(t *testing.T) {
 		ours []string
 		ref  []string
 	}{
-		{name: "literal", ours: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "10M", "-F", "CanonicalMIMEHeaderKey"}},
-		{name: "common literal", ours: []string{"grep", "-l", "-F", "errors.New"}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "10M", "-F", "errors.New"}},
-		{name: "regex", ours: []string{"grep", "-l", `func \w+_init\(`}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "10M", `func \w+_init\(`}},
-		{name: "regex ignore case", ours: []string{"grep", "-l", "-i", `deadline\s+exceeded`}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "10M", "-i", `deadline\s+exceeded`}},
+		{name: "literal", ours: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", "-F", "CanonicalMIMEHeaderKey"}},
+		{name: "common literal", ours: []string{"grep", "-l", "-F", "errors.New"}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", "-F", "errors.New"}},
+		{name: "regex", ours: []string{"grep", "-l", `func \w+_init\(`}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", `func \w+_init\(`}},
+		{name: "regex ignore case", ours: []string{"grep", "-l", "-i", `deadline\s+exceeded`}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", "-i", `deadline\s+exceeded`}},
 		{name: "glob", ours: []string{"glob", "*.go"}, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.go"}},
 		{name: "glob path", ours: []string{"glob", "**/testdata/*.txt"}, ref: []string{"fdfind", "-u", "-t", "f", "-p", "-g", "**/testdata/*.txt"}},
 	}

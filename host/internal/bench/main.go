@@ -41,7 +41,7 @@ type benchCase struct {
 
 func cases() []benchCase {
 	rg := func(args ...string) []string {
-		return append([]string{"rg", "-uu", "--max-filesize", "10M", "--no-messages"}, args...)
+		return append([]string{"rg", "-uu", "--max-filesize", "8M", "--no-messages"}, args...)
 	}
 	grep := func(pattern string, literal bool, mode string) *protocol.GrepArgs {
 		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, OutputMode: mode, MaxResults: protocol.MaxResultsCeiling}
