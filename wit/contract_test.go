@@ -6,6 +6,7 @@
 package wit_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"go.bytecodealliance.org/wit"
 
 	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/host"
 )
 
 var records = map[string]reflect.Type{
@@ -179,4 +181,68 @@ func typeAgrees(wt wit.Type, gt reflect.Type) string {
 		return "WIT " + name + ", Go " + gt.String()
 	}
 	return fmt.Sprintf("WIT %T, Go %s", wt, gt)
+}
+
+// TestToolSchemasMatchWIT holds the JSON Schemas handed to models to the
+// WIT: the properties are the record's fields, the required ones are those
+// that are not options, and enums list the WIT enum's cases.
+func TestToolSchemasMatchWIT(t *testing.T) {
+	defs := load(t)
+	records := map[string]string{"glob": "glob-args", "grep": "grep-args"}
+	for _, spec := range host.NewTools(nil).Specs() {
+		var schema struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+			Required             []string `json:"required"`
+			AdditionalProperties *bool    `json:"additionalProperties"`
+		}
+		if err := json.Unmarshal(spec.InputSchema, &schema); err != nil {
+			t.Fatalf("%s: schema is not JSON: %v", spec.Name, err)
+		}
+		if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
+			t.Errorf("%s: the schema must refuse unknown properties", spec.Name)
+		}
+		rec := defs[records[spec.Name]].Kind.(*wit.Record)
+		var required []string
+		seen := map[string]bool{}
+		for _, f := range rec.Fields {
+			key := snake(f.Name)
+			seen[key] = true
+			prop, ok := schema.Properties[key]
+			if !ok {
+				t.Errorf("%s: the schema lacks %s", spec.Name, key)
+				continue
+			}
+			wt := f.Type
+			if td, ok := wt.(*wit.TypeDef); ok {
+				if o, ok := td.Kind.(*wit.Option); ok {
+					wt = o.Type
+				} else {
+					required = append(required, key)
+				}
+			} else {
+				required = append(required, key)
+			}
+			if td, ok := wt.(*wit.TypeDef); ok {
+				if e, ok := td.Kind.(*wit.Enum); ok {
+					var cases []string
+					for _, c := range e.Cases {
+						cases = append(cases, snake(c.Name))
+					}
+					if !reflect.DeepEqual(cases, prop.Enum) {
+						t.Errorf("%s.%s: schema enum %v, WIT %v", spec.Name, key, prop.Enum, cases)
+					}
+				}
+			}
+		}
+		for key := range schema.Properties {
+			if !seen[key] {
+				t.Errorf("%s: the schema has %s, the WIT does not", spec.Name, key)
+			}
+		}
+		if !reflect.DeepEqual(required, schema.Required) {
+			t.Errorf("%s: required %v, WIT %v", spec.Name, schema.Required, required)
+		}
+	}
 }
