@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+)
+
+func lastDone(t *testing.T, out []byte) (*protocol.Done, int) {
+	t.Helper()
+	items := 0
+	var done *protocol.Done
+	for _, l := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		var line protocol.Line
+		if err := json.Unmarshal(l, &line); err != nil {
+			t.Fatalf("bad line %q: %v", l, err)
+		}
+		if line.Item != nil {
+			items++
+		}
+		if line.Done != nil {
+			done = line.Done
+		}
+	}
+	if done == nil {
+		t.Fatalf("no final line in %q", out)
+	}
+	return done, items
+}
+
+// TestLimits runs a search of the Go tree that needs more fuel and more time
+// than it is given: each ends with the same typed error as on wazero, with
+// the results found until then; a search with room completes.
+func TestLimits(t *testing.T) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := "/workspace=" + filepath.Join(strings.TrimSpace(string(goroot)), "src")
+	req := []byte(`{"v":1,"id":"1","grep":{"pattern":"func","max_results":100000}}` + "\n")
+	tests := []struct {
+		name    string
+		fuel    uint64
+		timeout time.Duration
+		code    string
+	}{
+		{name: "out of fuel", fuel: 500_000_000, timeout: time.Minute, code: protocol.CodeBudget},
+		{name: "out of time", timeout: 100 * time.Millisecond, code: protocol.CodeDeadline},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := newRunner([]string{root}, tt.fuel, tt.timeout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := r.serve(bytes.NewReader(req), &out); err != nil {
+				t.Fatal(err)
+			}
+			done, items := lastDone(t, out.Bytes())
+			if done.Status != protocol.StatusPartial || done.Error == nil || done.Error.Code != tt.code {
+				t.Errorf("done %+v, want partial with %s", done, tt.code)
+			}
+			if items == 0 {
+				t.Error("no results found before the limit")
+			}
+		})
+	}
+	r, err := newRunner([]string{root}, 0, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := r.serve(bytes.NewReader([]byte(`{"v":1,"id":"2","glob":{"pattern":"utf8.go","path":"unicode"}}`+"\n")), &out); err != nil {
+		t.Fatal(err)
+	}
+	if done, items := lastDone(t, out.Bytes()); done.Status != protocol.StatusComplete || items != 1 {
+		t.Errorf("done %+v with %d items", done, items)
+	}
+}
