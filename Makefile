@@ -7,7 +7,7 @@ WASM     := host/rootbound.wasm
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
 FUZZTIME ?= 10s
 
-.PHONY: all wasm wasm-check build test hostile conformance check bench fuzz tools
+.PHONY: all wasm wasm-check build test hostile conformance component check bench fuzz tools
 
 all: build
 
@@ -38,8 +38,12 @@ test: wasm-check tools
 
 HOSTILE := TestHostile|TestSwapRace
 
-## conformance: every case of testdata/conformance on every runner (native, wazero, Node, wasmtime); prints runners x cases
-conformance:
+## component: the module as a WASI 0.2 command component, transpiled for Node by jco (examples/component)
+component:
+	cd examples/component && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+
+## conformance: every case of testdata/conformance on every runner (native, wazero, Node, component, wasmtime); prints runners x cases
+conformance: component
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run TestConformance -count=1 -v | grep -E '^([|]|--- FAIL|FAIL|ok|panic)|conformance_test.go'
 
 ## hostile: hostile trees and inputs on every runtime; prints the table of cases x runtimes

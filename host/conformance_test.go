@@ -7,7 +7,8 @@ package host
 //
 // Runners: the native build of the core (in process), the wazero host (a
 // Runner's instance), Node's node:wasi (examples/node/rootbound.mjs serve),
-// and wasmtime (examples/wasmtime, with -tags wasmtime: it needs cgo).
+// the module as a WASI 0.2 component on Node (examples/component), and
+// wasmtime (examples/wasmtime, a cgo program built on first use).
 
 import (
 	"bytes"
@@ -73,9 +74,47 @@ var conformanceRunners = []conformanceRunner{
 	{name: "native", run: runNative, skip: func() string { return "" }},
 	{name: "wazero", run: runWazero, skip: func() string { return "" }},
 	{name: "node", run: runNode, skip: nodeSkip},
+	{name: "component", run: runComponent, skip: componentSkip, unsupported: map[string]string{
+		"names-not-utf8": "WASI 0.2 strings are UTF-8: a name that is not arrives with U+FFFD in it",
+	}},
 	{name: "wasmtime", run: runWasmtime, skip: wasmtimeSkip, unsupported: map[string]string{
 		"names-not-utf8": "wasmtime's fd_readdir fails with EILSEQ on a directory holding a name that is not UTF-8",
 	}},
+}
+
+// The component runner is examples/component: the module as a WASI 0.2
+// command component (jco's preview1 adapter), transpiled by jco, run on
+// Node with preview2-shim. `make component` builds it.
+func componentSkip() string {
+	if _, err := os.Stat("../examples/component/out/rootbound.component.js"); err != nil {
+		return "not built: run make component"
+	}
+	return nodeSkip()
+}
+
+// runComponent runs each request in a process of its own: a component
+// instance that serves a second request after blocking on stdin dies with
+// "Maximum call stack size exceeded" in Go's runtime (see
+// examples/component/run.mjs).
+func runComponent(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	args := []string{"../examples/component/run.mjs"}
+	for _, r := range roots {
+		args = append(args, r.Name+"="+r.Dir)
+	}
+	var out bytes.Buffer
+	for _, line := range bytes.SplitAfter(requests, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		cmd := exec.Command("node", args...)
+		cmd.Stdin = bytes.NewReader(line)
+		var errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
+		}
+	}
+	return out.Bytes(), nil
 }
 
 // The wasmtime runner is examples/wasmtime, a cgo program, built once.
