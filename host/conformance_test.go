@@ -101,18 +101,29 @@ func runComponent(_ *testing.T, roots []server.Root, requests []byte) ([]byte, e
 	for _, r := range roots {
 		args = append(args, r.Name+"="+r.Dir)
 	}
-	var out bytes.Buffer
+	var out []byte
 	for _, line := range bytes.SplitAfter(requests, []byte("\n")) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		cmd := exec.Command("node", args...)
-		cmd.Stdin = bytes.NewReader(line)
-		var errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
+		answer, err := pipe(append([]string{"node"}, args...), line)
+		out = append(out, answer...)
+		if err != nil {
+			return out, err
 		}
+	}
+	return out, nil
+}
+
+// pipe runs argv with stdin and returns its stdout; stderr goes into the
+// error.
+func pipe(argv []string, stdin []byte) ([]byte, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
 	}
 	return out.Bytes(), nil
 }
@@ -150,14 +161,7 @@ func runWasmtime(_ *testing.T, roots []server.Root, requests []byte) ([]byte, er
 	for _, r := range roots {
 		args = append(args, "--root", r.Name+"="+r.Dir)
 	}
-	cmd := exec.Command(wasmtimeBin, args...)
-	cmd.Stdin = bytes.NewReader(requests)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
-	}
-	return out.Bytes(), nil
+	return pipe(append([]string{wasmtimeBin}, args...), requests)
 }
 
 func loadCases(t *testing.T) []*conformanceCase {
@@ -327,14 +331,7 @@ func runNode(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error)
 	for _, r := range roots {
 		args = append(args, "--root", r.Name+"="+r.Dir)
 	}
-	cmd := exec.Command("node", args...)
-	cmd.Stdin = bytes.NewReader(requests)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return out.Bytes(), fmt.Errorf("%v: %s", err, errb.String())
-	}
-	return out.Bytes(), nil
+	return pipe(append([]string{"node"}, args...), requests)
 }
 
 func TestConformance(t *testing.T) {
