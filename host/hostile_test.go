@@ -793,76 +793,126 @@ func TestHostileConcurrency(t *testing.T) {
 }
 
 // TestSwapRace swaps a directory inside the root for a symlink to a
-// directory of secrets outside, and back, at least swapRounds times while
-// searches run; no outside byte may ever appear in a result.
+// directory of secrets outside, and back, at least 10,000 times while
+// searches run; no outside byte may ever appear in a result. It runs on the
+// wazero library and on the process hosts that exist (wasmtime, Node); on
+// Node, whose host checks paths before node:wasi opens them, a leak is the
+// known limitation SECURITY.md states, and the table says whether one was
+// seen.
 func TestSwapRace(t *testing.T) {
-	const swapRounds = 10_000
-	base := t.TempDir()
-	testtree.Write(t, base, map[string]string{
-		"outside/file.txt":   outsideMarker + "\n",
-		"root/swap/file.txt": "inside " + needle + "\n",
-		"root/other.txt":     needle + "\n",
-	})
-	root := filepath.Join(base, "root")
-	ctx := context.Background()
-	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithInstances(2))
-	if err != nil {
-		t.Fatal(err)
+	search := map[string]func(root string, i int) []byte{}
+	r := map[string]*Runner{}
+	search["wazero library"] = func(root string, i int) []byte {
+		var res *Result
+		switch i % 3 {
+		case 0:
+			res, _ = r[root].Grep(context.Background(), GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent})
+		case 1:
+			res, _ = r[root].Grep(context.Background(), GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent})
+		default:
+			res, _ = r[root].Glob(context.Background(), GlobArgs{Pattern: "**", Path: "swap"})
+		}
+		raw, _ := json.Marshal(res)
+		return raw
 	}
-	defer r.Close(ctx)
+	for _, other := range conformanceRunners {
+		if other.name != "node" && other.name != "wasmtime" || other.skip() != "" {
+			continue
+		}
+		argv := map[string][]string{
+			"node":     {"node", "../examples/node/rootbound.mjs", "serve"},
+			"wasmtime": {wasmtimeBin},
+		}[other.name]
+		search[other.name] = func(root string, i int) []byte {
+			calls := []call{
+				{grep: &GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent}},
+				{grep: &GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent}},
+				{glob: &GlobArgs{Pattern: "**", Path: "swap"}},
+			}
+			return []byte(calls[i%3].serve(argv, root).text)
+		}
+	}
+	for _, rt := range []string{"wazero library", "wasmtime", "node"} {
+		find, ok := search[rt]
+		if !ok {
+			continue
+		}
+		t.Run(rt, func(t *testing.T) {
+			base := t.TempDir()
+			testtree.Write(t, base, map[string]string{
+				"outside/file.txt":   outsideMarker + "\n",
+				"root/swap/file.txt": "inside " + needle + "\n",
+				"root/other.txt":     needle + "\n",
+			})
+			root := filepath.Join(base, "root")
+			if rt == "wazero library" {
+				runner, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", root).WithInstances(2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer runner.Close(context.Background())
+				r[root] = runner
+			}
+			minSearches := int64(10) // a process host is slow to start: ask for enough
+			swaps, searches, leaks := swapRace(t, base, root, func(i int) []byte { return find(root, i) }, minSearches)
+			name := fmt.Sprintf("dir swapped for a symlink out, %d times", swaps)
+			note := fmt.Sprintf("%d searches during the swaps, %d leaks", searches, leaks)
+			switch {
+			case rt == "node" && leaks > 0:
+				record(name, rt, "known limitation: "+note+"; the Node host checks a path before node:wasi opens it, and a swap in between is not caught", true)
+			case leaks > 0 || swaps < 10_000:
+				record(name, rt, note, false)
+				t.Errorf("%d swaps, %d leaks", swaps, leaks)
+			default:
+				record(name, rt, note, true)
+			}
+		})
+	}
+}
+
+// swapRace swaps root/swap for a symlink to base/outside and back while find
+// runs in two goroutines, until it has made 10,000 swaps and find has run at
+// least minSearches times. It returns the counts and how many answers held
+// an outside byte or a host path.
+func swapRace(t *testing.T, base, root string, find func(i int) []byte, minSearches int64) (swaps, searches, leaks int64) {
 	swap, real, link := filepath.Join(root, "swap"), filepath.Join(root, "swap.real"), filepath.Join(root, "swap.link")
 	if err := os.Symlink(filepath.Join(base, "outside"), link); err != nil {
 		t.Fatal(err)
 	}
 	var stop atomic.Bool
-	var swaps atomic.Int64
+	var nSwaps, nSearches, nLeaks atomic.Int64
+	var leaked sync.Once
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer stop.Store(true)
 		runtime.LockOSThread()
-		for i := 0; i < swapRounds; i++ {
+		for nSwaps.Load() < 10_000 || nSearches.Load() < minSearches {
 			// swap -> swap.real; swap.link -> swap (now a symlink out); and back.
 			if os.Rename(swap, real) != nil || os.Rename(link, swap) != nil ||
 				os.Rename(swap, link) != nil || os.Rename(real, swap) != nil {
 				t.Error("swap failed")
 				return
 			}
-			swaps.Add(1)
+			nSwaps.Add(1)
 		}
 	}()
-	var searches, leaks atomic.Int64
-	var leaked sync.Once
 	for g := 0; g < 2; g++ {
 		wg.Add(1)
-		go func(g int) {
+		go func() {
 			defer wg.Done()
 			for !stop.Load() {
-				var res *Result
-				switch searches.Add(1) % 3 {
-				case 0:
-					res, _ = r.Grep(ctx, GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent})
-				case 1:
-					res, _ = r.Grep(ctx, GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent})
-				default:
-					res, _ = r.Glob(ctx, GlobArgs{Pattern: "**", Path: "swap"})
-				}
-				raw, _ := json.Marshal(res)
+				raw := find(int(nSearches.Add(1)))
 				if bytes.Contains(raw, []byte(outsideMarker)) || bytes.Contains(raw, []byte(base)) {
-					leaks.Add(1)
-					leaked.Do(func() { t.Errorf("leak: %s", raw) })
+					nLeaks.Add(1)
+					leaked.Do(func() { t.Logf("leak: %.300s", raw) })
 				}
 			}
-		}(g)
+		}()
 	}
 	wg.Wait()
-	ok := leaks.Load() == 0 && swaps.Load() >= swapRounds
-	record(fmt.Sprintf("dir swapped for a symlink out, %d times", swaps.Load()), "wazero library",
-		fmt.Sprintf("%d searches during the swaps, %d leaks", searches.Load(), leaks.Load()), ok)
-	if !ok {
-		t.Errorf("%d swaps, %d leaks", swaps.Load(), leaks.Load())
-	}
+	return nSwaps.Load(), nSearches.Load(), nLeaks.Load()
 }
 
 // TestHostileDeadline puts a slow target under a short deadline: the call
