@@ -67,4 +67,5 @@ fuzz:
 	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzIndexRare -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME)

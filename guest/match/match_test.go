@@ -2,6 +2,7 @@ package match
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -139,5 +140,39 @@ func FuzzCompileLine(f *testing.F) {
 			t.Fatalf("Find = %d, %d on %d bytes", s, e, len(text))
 		}
 		m.MatchLine([]byte(text))
+	})
+}
+
+func TestIndexRare(t *testing.T) {
+	tests := []struct{ buf, lit string }{
+		{"errors.New(x)", "errors.New"},
+		{"xxerrors.Nex errors.New", "errors.New"},
+		{"", "ab"},
+		{"a", "ab"},
+		{"ab", "ab"},
+		{"zzzzab", "ab"},
+		{"abzzzz", "ab"},
+		{"NNNN", "N."},
+		{"aaa.N", ".N"},
+	}
+	for _, tt := range tests {
+		lit := []byte(tt.lit)
+		want := strings.Index(tt.buf, tt.lit)
+		if got := indexRare([]byte(tt.buf), lit, rareOffset(lit)); got != want {
+			t.Errorf("indexRare(%q, %q) = %d, want %d", tt.buf, tt.lit, got, want)
+		}
+	}
+}
+
+func FuzzIndexRare(f *testing.F) {
+	f.Add("errors.New(x) errors.New", "errors.New")
+	f.Fuzz(func(t *testing.T, buf, lit string) {
+		if lit == "" {
+			return
+		}
+		b := []byte(lit)
+		if got, want := indexRare([]byte(buf), b, rareOffset(b)), strings.Index(buf, lit); got != want {
+			t.Fatalf("indexRare(%q, %q) = %d, want %d", buf, lit, got, want)
+		}
 	})
 }

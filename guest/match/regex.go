@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -57,7 +56,8 @@ func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error)
 			fold = !hasUpper(pattern)
 		}
 		if !fold {
-			return literalMatcher([]byte(pattern)), nil
+			lit := []byte(pattern)
+			return &literalMatcher{lit: lit, off: rareOffset(lit)}, nil
 		}
 		pattern = regexp.QuoteMeta(pattern)
 	}
@@ -96,6 +96,9 @@ func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error)
 		setFold(re)
 	}
 	m.lit, m.fold = requiredLiteral(re.Simplify())
+	if m.lit != nil && !m.fold {
+		m.off = rareOffset(m.lit)
+	}
 	return m, nil
 }
 
@@ -126,17 +129,21 @@ func setFold(re *syntax.Regexp) {
 	}
 }
 
-type literalMatcher []byte
+// literalMatcher finds a case-sensitive literal by its rarest byte.
+type literalMatcher struct {
+	lit []byte
+	off int // of the rarest byte in lit
+}
 
-func (l literalMatcher) Find(buf []byte) (int, int) {
-	i := bytes.Index(buf, l)
+func (l *literalMatcher) Find(buf []byte) (int, int) {
+	i := indexRare(buf, l.lit, l.off)
 	if i < 0 {
 		return -1, -1
 	}
-	return i, i + len(l)
+	return i, i + len(l.lit)
 }
 
-func (l literalMatcher) MatchLine(line []byte) bool { return bytes.Contains(line, l) }
+func (l *literalMatcher) MatchLine(line []byte) bool { return indexRare(line, l.lit, l.off) >= 0 }
 
 // regexMatcher runs an RE2 regexp. When the pattern has a literal that every
 // match must contain (a "required literal", as in `\w+_init\(`), Find looks
@@ -149,6 +156,7 @@ type regexMatcher struct {
 	find *regexp.Regexp // runs on a whole buffer
 	lit  []byte         // required literal, or nil
 	fold bool           // lit is lower-case ASCII, compared case-insensitively
+	off  int            // of lit's rarest byte, when not fold
 }
 
 func (m *regexMatcher) Find(buf []byte) (int, int) {
@@ -157,7 +165,7 @@ func (m *regexMatcher) Find(buf []byte) (int, int) {
 		if m.fold {
 			i = indexFold(buf, m.lit)
 		} else {
-			i = bytes.Index(buf, m.lit)
+			i = indexRare(buf, m.lit, m.off)
 		}
 		if i < 0 {
 			return -1, -1
