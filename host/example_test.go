@@ -32,7 +32,9 @@ func Example() {
 	fmt.Print(res.Text())
 	fmt.Println(err.(*host.Error).Code)
 	// Output:
+	// 1 file matching "*.go" in "/workspace":
 	// src/main.go
+	// 1 matching line for "TODO:?\\s" in "/workspace":
 	// src/main.go:3:func main() {} // TODO: args
 	// Error (outside_root): path "../etc" is outside the readable roots (/workspace)
 	// outside_root

@@ -8,17 +8,34 @@ import (
 	"github.com/rootbound/rootbound/host/internal/escape"
 )
 
-// Text renders a result as an agent reads it: the results one per line
-// (paths as rg and fd print them; content as path:line:text; count as
-// path:count), then what the agent must know to trust them: an explicit "no
-// matches", a truncation notice naming what to change, what was skipped and
-// why, and any error. Names are escaped, so no file name can forge a line.
+// Text renders a result as an agent reads it: a line that counts the
+// results, the results one per line (paths as rg and fd print them; content
+// as path:line:text; count as path:count), then what the agent must know to
+// trust them: an explicit "no matches", a truncation notice naming what to
+// change, what was skipped and why, and any error. Names are escaped, so no
+// file name can forge a line.
 func (r *Result) Text() string {
 	var b strings.Builder
 	d := r.Done
 	if d.Status == protocol.StatusFailed && d.Error != nil {
 		fmt.Fprintf(&b, "Error (%s): %s\n", d.Error.Code, d.Error.Message)
 		return b.String()
+	}
+	if n := len(r.Items); n > 0 {
+		var what string
+		switch {
+		case r.Tool == "glob":
+			what = plural(n, "file", "files") + " matching"
+		case r.Mode == protocol.ModeContent:
+			what = plural(n, "matching line", "matching lines") + " for"
+		default:
+			what = plural(n, "file", "files") + " with matches for"
+		}
+		lead := fmt.Sprintf("%d %s", n, what)
+		if d.Truncated {
+			lead = "The first " + lead
+		}
+		fmt.Fprintf(&b, "%s %q in %q:\n", lead, r.Pattern, r.Path)
 	}
 	for _, it := range r.Items {
 		p := escape.Path(string(it.Path))
@@ -51,6 +68,13 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "[Skipped: %s.]\n", s)
 	}
 	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func skippedText(s protocol.Skipped) string {

@@ -21,7 +21,7 @@ func TestAgentLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"> glob {\"pattern\":\"*.go\",\"max_results\":20}\ncmd/main.go\n",
+		"> glob {\"pattern\":\"*.go\",\"max_results\":20}\n1 file matching \"*.go\" in \"/workspace\":\ncmd/main.go\n",
 		"cmd/main.go:3:// TODO: flags\n",
 		"Error (invalid_pattern): match: invalid regex",
 	} {
