@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -162,19 +163,21 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func printText(stdout, stderr io.Writer, res *host.Result, prefix string) {
-	w := newLineWriter(stdout)
+	// Buffered: one write per result would dominate a run that prints ten
+	// thousand paths.
+	w := bufio.NewWriterSize(stdout, 64<<10)
 	for _, it := range res.Items {
 		p := escape.Path(prefix + string(it.Path))
 		switch {
 		case it.Text != nil:
-			w.printf("%s:%d:%s\n", p, it.LineNumber, escape.Line(string(*it.Text)))
+			fmt.Fprintf(w, "%s:%d:%s\n", p, it.LineNumber, escape.Line(string(*it.Text)))
 		case it.Count > 0:
-			w.printf("%s:%d\n", p, it.Count)
+			fmt.Fprintf(w, "%s:%d\n", p, it.Count)
 		default:
-			w.printf("%s\n", p)
+			fmt.Fprintf(w, "%s\n", p)
 		}
 	}
-	w.flush()
+	_ = w.Flush()
 	for _, p := range res.Problems {
 		fmt.Fprintf(stderr, "rootbound: %s: %s\n", escape.Path(prefix+string(p.Path)), p.Message)
 	}

@@ -13,7 +13,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -113,8 +115,8 @@ func run() error {
 		})
 		nat := median(func() error {
 			req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep}
-			line, _ := jsonLine(req)
-			return native.Serve(strings.NewReader(line), io.Discard)
+			line, _ := json.Marshal(req)
+			return native.Serve(bytes.NewReader(append(line, '\n')), io.Discard)
 		})
 		lib := median(func() error {
 			var err error
