@@ -116,9 +116,11 @@ func runComponent(_ *testing.T, roots []server.Root, requests []byte) ([]byte, e
 }
 
 // pipe runs argv with stdin and returns its stdout; stderr goes into the
-// error.
+// error. A host that hangs is killed after pipeTimeout.
 func pipe(argv []string, stdin []byte) ([]byte, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	ctx, cancel := context.WithTimeout(context.Background(), pipeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -333,6 +335,8 @@ func runNode(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error)
 	}
 	return pipe(append([]string{"node"}, args...), requests)
 }
+
+const pipeTimeout = 2 * time.Minute
 
 func TestConformance(t *testing.T) {
 	cases := loadCases(t)

@@ -292,21 +292,27 @@ func fromLines(out []byte, took time.Duration) outcome {
 	return o
 }
 
+// serveArgv is the command line of a host that speaks the protocol on its
+// stdio, or nil for one that does not. wasmtime's is built by wasmtimeSkip.
+func serveArgv(rt string) []string {
+	switch rt {
+	case "node":
+		return []string{"node", "../examples/node/rootbound.mjs", "serve"}
+	case "wasmtime":
+		return []string{wasmtimeBin, "--timeout", timeout.String()}
+	}
+	return nil
+}
+
 // serve runs one request on a host that speaks the protocol on its stdio
 // (the Node and wasmtime hosts), with the case's tree as /workspace.
 func (c call) serve(argv []string, root string) outcome {
 	req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep,
 		Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds()}}
 	line, _ := json.Marshal(req)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], "--root", "/workspace="+root)...)
-	cmd.Stdin = bytes.NewReader(append(line, '\n'))
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
-	err := cmd.Run()
-	o := fromLines(out.Bytes(), time.Since(start))
+	out, err := pipe(append(argv, "--root", "/workspace="+root), append(line, '\n'))
+	o := fromLines(out, time.Since(start))
 	if err != nil && o.code == "" {
 		o.code = "failed: " + err.Error()
 	}
@@ -366,7 +372,7 @@ func TestHostileTrees(t *testing.T) {
 	defer r.Close(ctx)
 	runtimes := []string{"wazero library", "wazero CLI"}
 	for _, other := range conformanceRunners {
-		if other.name != "node" && other.name != "wasmtime" {
+		if serveArgv(other.name) == nil {
 			continue
 		}
 		if why := other.skip(); why != "" {
@@ -375,13 +381,9 @@ func TestHostileTrees(t *testing.T) {
 		}
 		runtimes = append(runtimes, other.name)
 	}
-	serveArgv := map[string][]string{
-		"node":     {"node", "../examples/node/rootbound.mjs", "serve"},
-		"wasmtime": {wasmtimeBin, "--timeout", timeout.String()},
-	}
 	startup := map[string]time.Duration{}
 	for _, rt := range runtimes {
-		if argv, ok := serveArgv[rt]; ok {
+		if argv := serveArgv(rt); argv != nil {
 			startup[rt] = call{glob: &GlobArgs{Pattern: "sanity.txt", Path: "links"}}.serve(argv, h.root).took
 		}
 	}
@@ -510,7 +512,7 @@ func TestHostileTrees(t *testing.T) {
 				case rt == "wazero CLI":
 					o = c.call.cli(bin, h.root)
 				case rt == "node" || rt == "wasmtime":
-					o = c.call.serve(serveArgv[rt], h.root)
+					o = c.call.serve(serveArgv(rt), h.root)
 					o.took -= startup[rt] // the process's own start is not the call's
 				}
 				note, ok := c.check(o)
@@ -800,43 +802,18 @@ func TestHostileConcurrency(t *testing.T) {
 // known limitation SECURITY.md states, and the table says whether one was
 // seen.
 func TestSwapRace(t *testing.T) {
-	search := map[string]func(root string, i int) []byte{}
-	r := map[string]*Runner{}
-	search["wazero library"] = func(root string, i int) []byte {
-		var res *Result
-		switch i % 3 {
-		case 0:
-			res, _ = r[root].Grep(context.Background(), GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent})
-		case 1:
-			res, _ = r[root].Grep(context.Background(), GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent})
-		default:
-			res, _ = r[root].Glob(context.Background(), GlobArgs{Pattern: "**", Path: "swap"})
-		}
-		raw, _ := json.Marshal(res)
-		return raw
-	}
+	hosts := []string{"wazero library"}
 	for _, other := range conformanceRunners {
-		if other.name != "node" && other.name != "wasmtime" || other.skip() != "" {
-			continue
-		}
-		argv := map[string][]string{
-			"node":     {"node", "../examples/node/rootbound.mjs", "serve"},
-			"wasmtime": {wasmtimeBin},
-		}[other.name]
-		search[other.name] = func(root string, i int) []byte {
-			calls := []call{
-				{grep: &GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent}},
-				{grep: &GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent}},
-				{glob: &GlobArgs{Pattern: "**", Path: "swap"}},
-			}
-			return []byte(calls[i%3].serve(argv, root).text)
+		if serveArgv(other.name) != nil && other.skip() == "" {
+			hosts = append(hosts, other.name)
 		}
 	}
-	for _, rt := range []string{"wazero library", "wasmtime", "node"} {
-		find, ok := search[rt]
-		if !ok {
-			continue
-		}
+	searches := []call{
+		{grep: &GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent}},
+		{grep: &GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent}},
+		{glob: &GlobArgs{Pattern: "**", Path: "swap"}},
+	}
+	for _, rt := range hosts {
 		t.Run(rt, func(t *testing.T) {
 			base := t.TempDir()
 			testtree.Write(t, base, map[string]string{
@@ -845,18 +822,19 @@ func TestSwapRace(t *testing.T) {
 				"root/other.txt":     needle + "\n",
 			})
 			root := filepath.Join(base, "root")
+			find := func(i int) []byte { return []byte(searches[i%3].serve(serveArgv(rt), root).text) }
 			if rt == "wazero library" {
-				runner, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", root).WithInstances(2))
+				r, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", root).WithInstances(2))
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer runner.Close(context.Background())
-				r[root] = runner
+				defer r.Close(context.Background())
+				find = func(i int) []byte { return []byte(searches[i%3].library(context.Background(), r).text) }
 			}
 			minSearches := int64(10) // a process host is slow to start: ask for enough
-			swaps, searches, leaks := swapRace(t, base, root, func(i int) []byte { return find(root, i) }, minSearches)
+			swaps, n, leaks := swapRace(t, base, root, find, minSearches)
 			name := fmt.Sprintf("dir swapped for a symlink out, %d times", swaps)
-			note := fmt.Sprintf("%d searches during the swaps, %d leaks", searches, leaks)
+			note := fmt.Sprintf("%d searches during the swaps, %d leaks", n, leaks)
 			switch {
 			case rt == "node" && leaks > 0:
 				record(name, rt, "known limitation: "+note+"; the Node host checks a path before node:wasi opens it, and a swap in between is not caught", true)

@@ -42,42 +42,32 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 	var res *Result
 	switch name {
 	case "glob":
-		var a GlobArgs
-		if err := decodeArgs(args, &a); err != nil {
-			res = failedResult(name, err)
-		} else {
-			res, _ = t.r.Glob(ctx, a)
-		}
+		res = callTool(ctx, name, args, t.r.Glob, func(a *GlobArgs) int { return a.MaxResults })
 	case "grep":
-		var a GrepArgs
-		if err := decodeArgs(args, &a); err != nil {
-			res = failedResult(name, err)
-		} else {
-			res, _ = t.r.Grep(ctx, a)
-		}
+		res = callTool(ctx, name, args, t.r.Grep, func(a *GrepArgs) int { return a.MaxResults })
 	default:
 		res = failedResult(name, protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("host: unknown tool %q, want glob or grep", name)))
 	}
 	return res.Text(), res
 }
 
-func decodeArgs(args json.RawMessage, v any) *Error {
+// callTool decodes a model's arguments as strictly as the schema states
+// (unknown fields, wrong types and max_results over the tool bound are
+// invalid_argument) and runs the tool.
+func callTool[A any](ctx context.Context, name string, args json.RawMessage,
+	run func(context.Context, A) (*Result, error), maxResults func(*A) int) *Result {
+	var a A
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return protocol.NewError(protocol.CodeInvalidArgument, "host: bad arguments: "+err.Error())
+	if err := dec.Decode(&a); err != nil {
+		return failedResult(name, protocol.NewError(protocol.CodeInvalidArgument, "host: bad arguments: "+err.Error()))
 	}
-	var max int
-	switch a := v.(type) {
-	case *GlobArgs:
-		max = a.MaxResults
-	case *GrepArgs:
-		max = a.MaxResults
+	if n := maxResults(&a); n < 0 || n > protocol.MaxResultsTool {
+		return failedResult(name, protocol.NewError(protocol.CodeInvalidArgument,
+			fmt.Sprintf("host: max_results %d, want 1 to %d", n, protocol.MaxResultsTool)))
 	}
-	if max < 0 || max > protocol.MaxResultsTool {
-		return protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("host: max_results %d, want 1 to %d", max, protocol.MaxResultsTool))
-	}
-	return nil
+	res, _ := run(ctx, a)
+	return res
 }
 
 func failedResult(tool string, err *Error) *Result {

@@ -37,7 +37,6 @@ const modulePath = path.join(here, '..', '..', 'host', 'rootbound.wasm');
 const E = { ACCES: 2, BADF: 8, LOOP: 32, NOTCAPABLE: 76, ROFS: 69 };
 const LOOKUP_SYMLINK_FOLLOW = 1;
 const O_CREAT = 1, O_EXCL = 4, O_TRUNC = 8;
-const FILETYPE_BLOCK_DEVICE = 1;
 // Rights that write: fd_datasync, fd_sync, fd_write, fd_allocate, path_create_*,
 // path_link_*, path_rename_*, path_filestat_set_*, fd_filestat_set_*,
 // path_symlink, path_remove_directory, path_unlink_file.
@@ -120,15 +119,9 @@ class Guard {
         const rel = name === 'path_filestat_get' ? g.str(ptr, len) : g.str(flags, ptr);
         const p = g.resolve(fd, rel, follow, false);
         if (typeof p === 'number') return p;
-        const errno = orig[name](fd, flags, ptr, len, ...rest);
-        if (errno === 0 && name === 'path_filestat_get') {
-          // WASI has no FIFO or socket type and uvwasi says "unknown", which
-          // Go reads as a regular file: say "device", as the Go host does.
-          let st;
-          try { st = fs.lstatSync(p); } catch { return errno; }
-          if (st.isFIFO() || st.isSocket()) new DataView(g.memory.buffer).setUint8(rest[0] + 16, FILETYPE_BLOCK_DEVICE);
-        }
-        return errno;
+        // A FIFO or socket comes back as "unknown" (WASI has no such
+        // type); the module counts unknown types as special files itself.
+        return orig[name](fd, flags, ptr, len, ...rest);
       };
     }
     return imports;

@@ -44,13 +44,17 @@ type call struct {
 	writeErr error
 }
 
-func (s *Server) failed(id string, err *protocol.Error) *call {
-	return &call{id: id, err: err}
-}
-
-func (s *Server) handle(line []byte, enc *protocol.Encoder, bw *bufio.Writer) *call {
+// handle runs one request line (tooLong: a line over MaxLineBytes, already
+// discarded) and returns the call, ready to finish.
+func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bufio.Writer) *call {
+	c := &call{enc: enc, bw: bw, now: s.now, maxSize: protocol.DefaultMaxFileSize}
+	if tooLong {
+		c.err = protocol.NewError(protocol.CodeInvalidArgument,
+			fmt.Sprintf("protocol: request line longer than %d bytes", protocol.MaxLineBytes))
+		return c
+	}
 	req, perr := protocol.DecodeRequest(line)
-	c := &call{id: req.ID, enc: enc, bw: bw, now: s.now, maxSize: protocol.DefaultMaxFileSize}
+	c.id = req.ID
 	if perr != nil {
 		c.err = perr
 		return c
@@ -182,7 +186,7 @@ func (c *call) end(err error, w *walk.Walker) {
 }
 
 // finish writes the final line and flushes.
-func (c *call) finish(enc *protocol.Encoder, bw *bufio.Writer) error {
+func (c *call) finish() error {
 	d := c.done
 	switch {
 	case c.err == nil:
@@ -196,8 +200,8 @@ func (c *call) finish(enc *protocol.Encoder, bw *bufio.Writer) error {
 	if c.writeErr != nil {
 		return c.writeErr
 	}
-	if err := enc.Encode(&protocol.Line{ID: c.id, Done: &d}); err != nil {
+	if err := c.enc.Encode(&protocol.Line{ID: c.id, Done: &d}); err != nil {
 		return err
 	}
-	return bw.Flush()
+	return c.bw.Flush()
 }

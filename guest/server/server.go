@@ -61,14 +61,7 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 	for {
 		line, tooLong, err := readLine(br)
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
-			var call *call
-			if tooLong {
-				call = s.failed("", protocol.NewError(protocol.CodeInvalidArgument,
-					fmt.Sprintf("protocol: request line longer than %d bytes", protocol.MaxLineBytes)))
-			} else {
-				call = s.handle(line, enc, bw)
-			}
-			if werr := call.finish(enc, bw); werr != nil {
+			if werr := s.handle(line, tooLong, enc, bw).finish(); werr != nil {
 				return werr
 			}
 		}

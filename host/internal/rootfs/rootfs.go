@@ -74,12 +74,11 @@ func (d *Dir) Close() error {
 type FS struct {
 	experimentalsys.UnimplementedFS
 	dir  *Dir
-	root *os.Root
 	gate *Gate
 }
 
 // New returns a mount of dir gated by gate (which may be nil).
-func New(dir *Dir, gate *Gate) *FS { return &FS{dir: dir, root: dir.root, gate: gate} }
+func New(dir *Dir, gate *Gate) *FS { return &FS{dir: dir, gate: gate} }
 
 // String implements fmt.Stringer without naming the host directory.
 func (f *FS) String() string { return "rootfs" }
@@ -166,7 +165,7 @@ func (f *FS) open(p string, flag experimentalsys.Oflag) (*os.File, experimentals
 	if flag&experimentalsys.O_NOFOLLOW != 0 {
 		// os.Root follows a final symlink that stays inside the root;
 		// O_NOFOLLOW asks for ELOOP instead.
-		fi, err := f.root.Lstat(p)
+		fi, err := f.dir.root.Lstat(p)
 		if err != nil {
 			return nil, errno(err)
 		}
@@ -174,28 +173,21 @@ func (f *FS) open(p string, flag experimentalsys.Oflag) (*os.File, experimentals
 			return nil, experimentalsys.ELOOP
 		}
 	}
-	of, err := f.root.OpenFile(p, osFlag, 0)
+	of, err := f.dir.root.OpenFile(p, osFlag, 0)
 	return of, errno(err)
 }
 
 // Lstat implements experimentalsys.FS.
-func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
-	if f.gate.closed() {
-		return sys.Stat_t{}, experimentalsys.ENOTSUP
-	}
-	fi, err := f.root.Lstat(name(p))
-	if err != nil {
-		return sys.Stat_t{}, errno(err)
-	}
-	return stat(fi), 0
-}
+func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) { return f.stat(f.dir.root.Lstat, p) }
 
 // Stat implements experimentalsys.FS.
-func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
+func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) { return f.stat(f.dir.root.Stat, p) }
+
+func (f *FS) stat(how func(string) (fs.FileInfo, error), p string) (sys.Stat_t, experimentalsys.Errno) {
 	if f.gate.closed() {
 		return sys.Stat_t{}, experimentalsys.ENOTSUP
 	}
-	fi, err := f.root.Stat(name(p))
+	fi, err := how(name(p))
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
 	}
@@ -207,7 +199,7 @@ func (f *FS) Readlink(p string) (string, experimentalsys.Errno) {
 	if f.gate.closed() {
 		return "", experimentalsys.ENOTSUP
 	}
-	s, err := f.root.Readlink(name(p))
+	s, err := f.dir.root.Readlink(name(p))
 	return s, errno(err)
 }
 
