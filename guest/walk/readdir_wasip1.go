@@ -4,12 +4,13 @@ package walk
 
 import (
 	"encoding/binary"
+	"errors"
 	"slices"
 	"strings"
 	"syscall"
 )
 
-// readDir lists a directory with fd_readdir into the walker's buffer, and
+// readDir lists a directory with fd_readdir into readdirBuf, and
 // takes each entry's type from WASI itself. Why not os.ReadDir: WASI preview
 // 1 has no FIFO or socket type, runtimes report them as "unknown", and Go's
 // os package reads "unknown" as a regular file; under wasmtime the walker
@@ -24,27 +25,28 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	if w.buf == nil {
-		w.buf = make([]byte, readdirBuffer)
+	if readdirBuf == nil {
+		readdirBuf = make([]byte, readdirBuffer)
 	}
 	const header = 24 // next u64, ino u64, namlen u32, type u8, padding
 	var out []dirent
 	var cookie uint64
 	for {
-		n, err := syscall.ReadDir(fd, w.buf, cookie)
+		buf := readdirBuf
+		n, err := syscall.ReadDir(fd, buf, cookie)
 		if err != nil {
 			return out, err
 		}
-		full := n < len(w.buf) // the runtime had no more to give
+		last := n < len(buf) // the runtime had no more to give
 		off, read := 0, 0
 		for off+header <= n {
-			next := binary.LittleEndian.Uint64(w.buf[off:])
-			namlen := int(binary.LittleEndian.Uint32(w.buf[off+16:]))
-			typ := w.buf[off+20]
+			next := binary.LittleEndian.Uint64(buf[off:])
+			namlen := int(binary.LittleEndian.Uint32(buf[off+16:]))
+			typ := buf[off+20]
 			if off+header+namlen > n {
 				break // cut off: read again from this entry's cookie
 			}
-			name := string(w.buf[off+header : off+header+namlen])
+			name := string(buf[off+header : off+header+namlen])
 			off += header + namlen
 			cookie = next
 			read++
@@ -53,17 +55,17 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 			}
 			out = append(out, dirent{name: name, kind: w.kindOf(dir, name, typ)})
 		}
-		if read == 0 {
-			if full {
-				break
-			}
-			// One entry larger than the buffer (a 255-byte name fits in 280
-			// bytes, so only a runtime bug gets here): grow and retry.
-			w.buf = make([]byte, 2*len(w.buf))
-			continue
-		}
-		if full && off >= n {
+		if last {
 			break
+		}
+		if read == 0 {
+			// An entry larger than the buffer: a runtime bug (a 255-byte
+			// name fits in 280 bytes).
+			return out, errors.New("fd_readdir: an entry larger than the buffer")
+		}
+		// A directory larger than the buffer: read the rest in one call.
+		if len(buf) < maxReaddirBuffer {
+			readdirBuf = make([]byte, maxReaddirBuffer)
 		}
 	}
 	slices.SortFunc(out, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
@@ -88,4 +90,19 @@ func (w *Walker) kindOf(dir, name string, typ uint8) kind {
 }
 
 // readdirBuffer holds about 7,000 entries: most directories take one call.
-const readdirBuffer = 256 << 10
+// A larger directory grows the buffer to maxReaddirBuffer (about 250,000
+// entries) and reads its rest in one more call; the buffer is kept for the
+// instance's later calls (an instance serves one call at a time). Why not
+// one call: under wasmtime an fd_readdir call's cost grows with its cookie
+// (two statx per entry, and the listing is walked again up to the cookie),
+// and the walker cannot check its deadline inside a call: a 100,000-entry
+// directory took 20 s in 256 KiB calls, 5 s in one of 256 KiB and one of
+// 8 MiB, 4 s in one of 8 MiB. Why not start at
+// 8 MiB: the WASI 0.2 component (examples/component) dies when the walker's
+// first listing allocates more than 256 KiB.
+const (
+	readdirBuffer    = 256 << 10
+	maxReaddirBuffer = 8 << 20
+)
+
+var readdirBuf []byte

@@ -48,7 +48,6 @@ type Walker struct {
 	Symlink int64 // symbolic links passed over
 	Special int64 // FIFOs, sockets, devices passed over
 
-	buf []byte // readdir buffer, reused
 }
 
 // dirent is a directory entry and what kind of file it is.
