@@ -5,9 +5,7 @@ GO       ?= go
 WASM     := host/rootbound.wasm
 # The one command that builds the committed module (host/module.go names it).
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
-# A count, not a duration: a duration trips a race in Go 1.26's fuzz
-# coordinator (go.dev/issue/75804) that fails a clean run with
-# "context deadline exceeded". See RATIONALE.md.
+# A count, not a duration: see RATIONALE.md (go.dev/issue/75804).
 FUZZTIME ?= 200000x
 
 .PHONY: all wasm wasm-check build test hostile conformance component check bench fuzz tools

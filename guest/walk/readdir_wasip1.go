@@ -17,8 +17,8 @@ import (
 // would then open a FIFO, and the open would block the whole runtime. Here an
 // entry whose type is unknown is looked up once more (path_filestat_get) and,
 // still unknown, counted as special and never opened. It also costs fewer
-// WASI calls than os.ReadDir: one open, one fd_readdir per readdirBuffer,
-// one close.
+// WASI calls than os.ReadDir: one open, one fd_readdir (two for a directory
+// larger than readdirBuffer), one close.
 func (w *Walker) readDir(dir string) ([]dirent, error) {
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
@@ -90,16 +90,14 @@ func (w *Walker) kindOf(dir, name string, typ uint8) kind {
 }
 
 // readdirBuffer holds about 7,000 entries: most directories take one call.
-// A larger directory grows the buffer to maxReaddirBuffer (about 250,000
-// entries) and reads its rest in one more call; the buffer is kept for the
-// instance's later calls (an instance serves one call at a time). Why not
-// one call: under wasmtime an fd_readdir call's cost grows with its cookie
-// (two statx per entry, and the listing is walked again up to the cookie),
-// and the walker cannot check its deadline inside a call: a 100,000-entry
-// directory took 20 s in 256 KiB calls, 5 s in one of 256 KiB and one of
-// 8 MiB, 4 s in one of 8 MiB. Why not start at
-// 8 MiB: the WASI 0.2 component (examples/component) dies when the walker's
-// first listing allocates more than 256 KiB.
+// A larger one grows the buffer to maxReaddirBuffer (about 250,000 entries)
+// and is read in one more call; the buffer is kept for the instance's later
+// calls (an instance serves one call at a time). Why grow: under wasmtime a
+// call costs more the further into a directory it starts, and the walker
+// cannot check its deadline inside a call; a 100,000-entry directory took
+// 20 s in 256 KiB calls, 5 s in one of 256 KiB and one of 8 MiB, 4 s in one
+// of 8 MiB. Why not start at 8 MiB: the WASI 0.2 component dies when the
+// first listing allocates more than 256 KiB (RATIONALE.md).
 const (
 	readdirBuffer    = 256 << 10
 	maxReaddirBuffer = 8 << 20
