@@ -46,9 +46,11 @@ func (r *Result) Err() error {
 }
 
 // Grace periods past a call's deadline: first the module's own deadline
-// check should answer; then the mounts are revoked and any file system call
-// ends the request; then the instance is abandoned. Together they keep an
-// overrun under 100 ms.
+// check should answer (it looks at its clock at least every millisecond or
+// so of work); then the host moves the module's clock past every deadline
+// and revokes its mounts, which ends the request at its next look; then the
+// host gives up on the call and kills the instance at its next clock read.
+// Together they keep an overrun under 100 ms.
 const (
 	graceAnswer = 30 * time.Millisecond
 	graceRevoke = 50 * time.Millisecond
@@ -57,20 +59,41 @@ const (
 const during = "before the search finished; results found until then are shown"
 
 // Glob finds files by name or path. The Result is never nil; the error is
-// the Result's typed error, if any.
+// the Result's typed error, if any. The Result holds at most
+// WithMaxResultBytes of results; GlobEach holds none.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
 	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
-	return r.do(ctx, res, protocol.Request{Glob: &args})
+	return r.do(ctx, res, protocol.Request{Glob: &args}, nil)
 }
 
 // Grep searches file contents. The Result is never nil; the error is the
-// Result's typed error, if any.
+// Result's typed error, if any. The Result holds at most
+// WithMaxResultBytes of results; GrepEach holds none.
 func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
+	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &args}, nil)
+}
+
+// GlobEach is Glob that hands each result to fn as the module sends it,
+// in result order, instead of keeping it: memory stays flat whatever the
+// number of results. The Result it returns has no Items. If fn returns an
+// error, the call stops; its Result is partial, with code cancelled.
+func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
+	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
+	return r.do(ctx, res, protocol.Request{Glob: &args}, fn)
+}
+
+// GrepEach is Grep that hands each result to fn as it arrives, as GlobEach
+// does.
+func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) error) (*Result, error) {
+	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &args}, fn)
+}
+
+func (r *Runner) grepResult(args GrepArgs) *Result {
 	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode}
 	if res.Mode == "" {
 		res.Mode = protocol.ModeFiles
 	}
-	return r.do(ctx, res, protocol.Request{Grep: &args})
+	return res
 }
 
 // where names a call's search root for messages.
@@ -81,7 +104,9 @@ func (r *Runner) where(path string) string {
 	return path
 }
 
-func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Result, error) {
+// do runs one request on a warm instance. Items go to each, or into res
+// when each is nil.
+func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each func(Item) error) (*Result, error) {
 	fail := func(code, msg string, partial bool) (*Result, error) {
 		res.Done.Status = protocol.StatusFailed
 		if partial {
@@ -114,6 +139,9 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 		MaxBytes:    r.cfg.maxBytes,
 		MaxFileSize: r.cfg.maxFileSize,
 	}
+	if each == nil {
+		req.Limits.MaxOutputBytes = r.cfg.maxResultBytes
+	}
 	line, err := json.Marshal(req)
 	if err != nil {
 		r.release(inst)
@@ -129,13 +157,15 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 	defer timer.Stop()
 	ctxDone := ctx.Done()
 	revoked := false
+	var eachErr error
 	revoke := func() {
 		if !revoked {
 			revoked = true
-			inst.gate.Revoke()
+			inst.revoke(req.Limits.DeadlineMS)
 			timer.Reset(graceRevoke)
 		}
 	}
+	held := int64(0) // bytes of item lines held in res
 	for {
 		select {
 		case l, ok := <-inst.lines:
@@ -151,17 +181,34 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 				return fail(protocol.CodeInternal, fmt.Sprintf("host: unexpected line from the module: %.200q", l), true)
 			}
 			switch {
+			case rl.Item != nil && each != nil:
+				if eachErr == nil {
+					if eachErr = each(*rl.Item); eachErr != nil {
+						revoke()
+					}
+				}
 			case rl.Item != nil:
-				res.Items = append(res.Items, *rl.Item)
+				// The module keeps to MaxOutputBytes; a module that did
+				// not would still not grow the host past it.
+				if held += int64(len(l)); held <= r.cfg.maxResultBytes {
+					res.Items = append(res.Items, *rl.Item)
+				}
 			case rl.Problem != nil:
 				res.Problems = append(res.Problems, *rl.Problem)
 			case rl.Done != nil:
 				res.Done = *rl.Done
-				if revoked {
-					// The module answered only because its mounts failed:
-					// say why they did.
+				switch {
+				case eachErr != nil:
+					res.Done.Status = protocol.StatusPartial
+					res.Done.Error = protocol.NewError(protocol.CodeCancelled, "the caller stopped taking results: "+eachErr.Error())
+				case revoked:
+					// The module answered only because its clock and
+					// mounts were taken away: say why they were.
 					res.Done.Status = protocol.StatusPartial
 					res.Done.Error = protocol.NewError(stopped(ctx, during))
+				case held > r.cfg.maxResultBytes:
+					res.Done.Truncated = true
+					res.Done.Narrow = fmt.Sprintf("the results passed the %d bytes this host keeps from one call: narrow the pattern or the path", r.cfg.maxResultBytes)
 				}
 				r.release(inst)
 				return res, res.Err()
@@ -175,6 +222,9 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request) (*Re
 				continue
 			}
 			r.discard(inst)
+			if eachErr != nil {
+				return fail(protocol.CodeCancelled, "the caller stopped taking results: "+eachErr.Error(), true)
+			}
 			code, msg := stopped(ctx, during)
 			return fail(code, msg, true)
 		}

@@ -32,6 +32,12 @@ type Config interface {
 	// WithCacheDir sets the on-disk compilation cache (default: rootbound
 	// under the user cache directory; "" there disables it).
 	WithCacheDir(dir string) Config
+	// WithMaxResultBytes bounds what a Result holds, in bytes of the
+	// module's result lines (default 32 MiB, about 100,000 content lines;
+	// the Go values take about as much again). A call that reaches it is
+	// truncated, and its notice says so. GlobEach and GrepEach hold nothing
+	// and are not bounded by it.
+	WithMaxResultBytes(n int64) Config
 }
 
 // Root is a readable root.
@@ -49,6 +55,8 @@ type config struct {
 	memory      uint64
 	instances   int
 	cacheDir    *string
+	// maxResultBytes bounds the item lines a Result holds.
+	maxResultBytes int64
 }
 
 // NewConfig returns the default configuration, with no roots.
@@ -60,6 +68,8 @@ func NewConfig() Config {
 		maxFileSize: protocol.DefaultMaxFileSize,
 		memory:      256 << 20,
 		instances:   2,
+
+		maxResultBytes: 32 << 20,
 	}
 }
 
@@ -109,4 +119,10 @@ func (c *config) WithCacheDir(dir string) Config {
 	n := c.clone()
 	n.cacheDir = &dir
 	return n
+}
+
+func (c *config) WithMaxResultBytes(n int64) Config {
+	nc := c.clone()
+	nc.maxResultBytes = n
+	return nc
 }

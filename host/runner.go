@@ -112,6 +112,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("host: memory limit %d bytes, want 32 MiB to 4 GiB", c.memory)
 	case c.maxEntries < 0 || c.maxBytes < 0 || c.maxFileSize < 0:
 		return errors.New("host: budget and file size must not be negative")
+	case c.maxResultBytes < 1<<10:
+		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
 	}
 	return nil
 }

@@ -4,11 +4,13 @@ package node
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSameAsTheGoCommand(t *testing.T) {
@@ -50,6 +52,51 @@ func TestSameAsTheGoCommand(t *testing.T) {
 				t.Errorf("exit %d, rootbound %d", exitCode(nodeRun), exitCode(goRun))
 			}
 		})
+	}
+}
+
+// TestServeSurvivesAnyLine writes to the Node host's stdin slowly, in
+// pieces (a pipe that is briefly empty), with lines that are not requests
+// and one of 2 MiB: each gets a typed error and the host goes on serving.
+func TestServeSurvivesAnyLine(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	cmd := exec.Command("node", "rootbound.mjs", "serve", "--root", "/workspace="+t.TempDir())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	long := `{"v":1,"id":"long","glob":{"pattern":"` + strings.Repeat("a", 2<<20) + `"}}` + "\n"
+	for _, piece := range []string{"garb", "age\n", "\n  \n{}\n", long[:1<<20], long[1<<20:], `{"v":1,"id":"ok",`, `"glob":{"pattern":"*"}}` + "\n"} {
+		if _, err := io.WriteString(stdin, piece); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the host exited: %v\n%s", err, errb.String())
+	}
+	var codes []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		switch {
+		case strings.Contains(l, `"code":"invalid_argument"`):
+			codes = append(codes, "invalid_argument")
+		case strings.Contains(l, `"status":"complete"`):
+			codes = append(codes, "ok")
+		default:
+			codes = append(codes, l)
+		}
+	}
+	want := "invalid_argument invalid_argument invalid_argument ok"
+	if strings.Join(codes, " ") != want {
+		t.Errorf("answers %q, want %s", codes, want)
 	}
 }
 

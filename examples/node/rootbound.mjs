@@ -1,47 +1,75 @@
 #!/usr/bin/env node
 // rootbound on Node.js: the same module as the Go host, run by node:wasi.
 //
-//   node examples/node/rootbound.mjs glob PATTERN [DIR]
+//   node examples/node/rootbound.mjs glob [--timeout 60s] PATTERN [DIR]
 //   node examples/node/rootbound.mjs grep [-l|-c] [-i|-S] [-F] [-g GLOB] PATTERN [DIR]
-//   node examples/node/rootbound.mjs serve --root NAME=DIR [--root NAME=DIR ...]
+//   node examples/node/rootbound.mjs serve [--timeout 20s] --root NAME=DIR [--root NAME=DIR ...]
 //
 // glob and grep print what `rootbound glob` and `rootbound grep` print; serve
 // speaks the JSON-lines protocol on stdin and stdout.
 //
-// node:wasi is documented as not a secure sandbox: it follows symbolic links
-// in the middle of a path out of a preopen, ignores O_NOFOLLOW, opens FIFOs
-// (which blocks), and opens read-only files read-write. This host closes
-// those gaps by wrapping the WASI calls that take a path: each path is checked
-// component by component with lstat before uvwasi sees it, and refused if it
-// leaves its preopen, passes through a symbolic link, or names a symbolic
-// link, FIFO, socket or device to open; write rights are masked and every
-// call that would change the tree fails with EROFS. A check before an open
-// cannot stop a tree that changes between the two (a directory swapped for a
-// symlink at that instant): for trees an attacker can change while a search
-// runs, use the wazero or wasmtime host.
+// Deadlines: the module runs in a worker thread. The host reads request
+// lines itself and hands them to the module one at a time; when a request
+// runs past its deadline (its limits.deadline_ms, or --timeout, whichever is
+// sooner) by deadlineGrace, the host terminates the worker (V8 stops wasm
+// code where it runs), answers the request with the results sent so far and
+// a final line with the "deadline" error, and starts a fresh worker for the
+// next request. Reading stdin on the main thread also means an empty
+// non-blocking pipe (EAGAIN) or an over-long line never stops the host.
+//
+// Confinement: node:wasi is documented as not a secure sandbox: it follows
+// symbolic links in the middle of a path out of a preopen, ignores
+// O_NOFOLLOW, opens FIFOs (which blocks), and opens read-only files
+// read-write. This host closes those gaps by wrapping the WASI calls that
+// take a path: each path is checked component by component with lstat
+// before uvwasi sees it, and refused if it leaves its preopen, passes through
+// a symbolic link, or names a symbolic link, FIFO, socket or device to open;
+// every open is non-blocking (a FIFO swapped in after the check cannot hang
+// it; the module checks the type of what it opened before reading); write
+// rights are masked and every call that would change the tree fails with
+// EROFS. A check before an open cannot stop a tree that changes between the
+// two (a directory swapped for a symlink at that instant): for trees an
+// attacker can change while a search runs, use the wazero or wasmtime host.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
 
 // node:wasi warns that it is experimental on every run: not news to a user.
 const emit = process.emitWarning;
 process.emitWarning = (w, ...rest) => (String(w).includes('WASI') ? undefined : emit.call(process, w, ...rest));
-const { WASI } = await import('node:wasi');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modulePath = path.join(here, '..', '..', 'host', 'rootbound.wasm');
+
+// The protocol's bound on a request line (guest/protocol.MaxLineBytes): a
+// longer line is cut to one byte over it, which the module then refuses
+// with the same answer every host gives.
+const MAX_LINE = 1 << 20;
+// How long past a request's deadline the module has to answer by itself
+// before its worker is terminated. The module looks at its clock at least
+// every millisecond or so of work.
+const deadlineGrace = 50;
+// How long a fresh worker may take to start the module and read a request.
+const startupLimit = 10000;
 
 // WASI preview 1 numbers.
 const E = { ACCES: 2, BADF: 8, LOOP: 32, NOTCAPABLE: 76, ROFS: 69 };
 const LOOKUP_SYMLINK_FOLLOW = 1;
 const O_CREAT = 1, O_EXCL = 4, O_TRUNC = 8;
+const FDFLAG_NONBLOCK = 4;
 // Rights that write: fd_datasync, fd_sync, fd_write, fd_allocate, path_create_*,
 // path_link_*, path_rename_*, path_filestat_set_*, fd_filestat_set_*,
 // path_symlink, path_remove_directory, path_unlink_file.
 const WRITE_RIGHTS = [0, 4, 6, 8, 9, 10, 11, 12, 16, 17, 19, 20, 22, 23, 24, 25, 26]
   .reduce((m, b) => m | (1n << BigInt(b)), 0n);
+
+// The stdin channel between the main thread and the worker: a state word
+// (EMPTY: the worker may wait; FULL: len bytes of data wait for the worker;
+// CLOSED: end of input), a length, then the data.
+const EMPTY = 0, FULL = 1, CLOSED = 2;
+const CHANNEL = 1 << 20;
 
 /** A host's view of the module's descriptors: fd -> { root, dir }. */
 class Guard {
@@ -102,7 +130,7 @@ class Guard {
       const p = g.resolve(fd, g.str(ptr, len), (dirflags & LOOKUP_SYMLINK_FOLLOW) !== 0, true);
       if (typeof p === 'number') return p;
       const errno = orig.path_open(fd, dirflags, ptr, len, oflags,
-        BigInt(base) & ~WRITE_RIGHTS, BigInt(inheriting) & ~WRITE_RIGHTS, fdflags, out);
+        BigInt(base) & ~WRITE_RIGHTS, BigInt(inheriting) & ~WRITE_RIGHTS, fdflags | FDFLAG_NONBLOCK, out);
       if (errno === 0) {
         const opened = new DataView(g.memory.buffer).getUint32(out, true);
         g.fds.set(opened, { root: g.fds.get(fd).root, dir: p });
@@ -128,26 +156,254 @@ class Guard {
   }
 }
 
-/** run starts the module with roots ([name, dir] pairs) and the given stdio fds. */
-function run(roots, stdin, stdout) {
+// ---- the worker: one module instance, serving requests until stdin closes
+
+async function workerMain() {
+  const { WASI } = await import('node:wasi');
+  const { roots, module, channel } = workerData;
+  const ctl = new Int32Array(channel, 0, 2);
+  const data = new Uint8Array(channel, 8);
   const preopens = Object.fromEntries(roots);
   const guard = new Guard(preopens);
+  const nul = fs.openSync('/dev/null', 'r+');
   const wasi = new WASI({
     version: 'preview1',
     args: ['rootbound', ...roots.flatMap(([name]) => ['--root', name])],
     env: {},
     preopens,
-    stdin,
-    stdout,
+    stdin: nul, // fd 0 and 1 are served by stdinRead and stdoutWrite below
+    stdout: nul,
     stderr: 2,
     returnOnExit: true,
   });
-  const module = new WebAssembly.Module(fs.readFileSync(modulePath));
   const imports = wasi.getImportObject();
-  guard.wrap(imports.wasi_snapshot_preview1);
+  const w = guard.wrap(imports.wasi_snapshot_preview1);
+  const mem = () => new DataView(guard.memory.buffer);
+  let pending = 0, pos = 0;
+  const origRead = w.fd_read, origWrite = w.fd_write;
+  w.fd_read = (fd, iovs, iovsLen, nread) => {
+    if (fd !== 0) return origRead(fd, iovs, iovsLen, nread);
+    while (pos >= pending) {
+      const st = Atomics.load(ctl, 0);
+      if (st === CLOSED) {
+        mem().setUint32(nread, 0, true);
+        return 0;
+      }
+      if (st === FULL) {
+        pending = Atomics.load(ctl, 1);
+        pos = 0;
+        if (pending === 0) Atomics.store(ctl, 0, EMPTY);
+        parentPort.postMessage({ read: true }); // the request's clock starts now, as the module's does
+        continue;
+      }
+      Atomics.wait(ctl, 0, EMPTY);
+    }
+    let n = 0;
+    const view = mem();
+    for (let i = 0; i < iovsLen && pos < pending; i++) {
+      const ptr = view.getUint32(iovs + 8 * i, true);
+      const len = view.getUint32(iovs + 8 * i + 4, true);
+      const k = Math.min(len, pending - pos);
+      new Uint8Array(guard.memory.buffer, ptr, k).set(data.subarray(pos, pos + k));
+      pos += k;
+      n += k;
+    }
+    if (pos >= pending) {
+      Atomics.store(ctl, 0, EMPTY);
+      Atomics.notify(ctl, 0);
+    }
+    view.setUint32(nread, n, true);
+    return 0;
+  };
+  w.fd_write = (fd, iovs, iovsLen, nwritten) => {
+    if (fd !== 1) return origWrite(fd, iovs, iovsLen, nwritten);
+    const view = mem();
+    const parts = [];
+    let n = 0;
+    for (let i = 0; i < iovsLen; i++) {
+      const ptr = view.getUint32(iovs + 8 * i, true);
+      const len = view.getUint32(iovs + 8 * i + 4, true);
+      parts.push(Buffer.from(guard.memory.buffer, ptr, len));
+      n += len;
+    }
+    const out = Buffer.concat(parts, n); // a copy: the module reuses its buffer
+    parentPort.postMessage(out, [out.buffer]);
+    view.setUint32(nwritten, n, true);
+    return 0;
+  };
   const instance = new WebAssembly.Instance(module, imports);
   guard.memory = instance.exports.memory;
-  return wasi.start(instance);
+  const code = wasi.start(instance);
+  parentPort.postMessage({ exit: code });
+}
+
+// ---- the main thread: the module's host
+
+/** ModuleHost runs the module in a worker and answers one request at a time. */
+class ModuleHost {
+  constructor(roots, timeoutMs) {
+    this.roots = roots;
+    this.timeoutMs = timeoutMs;
+    this.module = new WebAssembly.Module(fs.readFileSync(modulePath));
+    this.worker = null;
+  }
+
+  start() {
+    this.channel = new SharedArrayBuffer(8 + CHANNEL);
+    this.ctl = new Int32Array(this.channel, 0, 2);
+    this.data = new Uint8Array(this.channel, 8);
+    this.partial = Buffer.alloc(0);
+    this.worker = new Worker(fileURLToPath(import.meta.url), {
+      workerData: { roots: this.roots, module: this.module, channel: this.channel },
+      stdout: false,
+      stderr: false,
+    });
+    // Events of a worker this host has given up on are dropped: they must
+    // not be taken for the next request's.
+    const wk = this.worker;
+    wk.on('message', (m) => this.worker === wk && this.onMessage(m));
+    wk.on('error', (e) => this.worker === wk && this.onDeath(`the module's worker failed: ${e.message}`));
+    wk.on('exit', (code) => this.worker === wk && this.onDeath(`the module stopped: exit code ${code}`));
+  }
+
+  onMessage(m) {
+    if (m.read) {
+      this.call?.reading();
+      return;
+    }
+    if (!(m instanceof Uint8Array)) {
+      this.onDeath(`the module stopped: exit code ${m.exit}`);
+      return;
+    }
+    let buf = Buffer.concat([this.partial, Buffer.from(m.buffer, m.byteOffset, m.length)]);
+    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10)) {
+      const line = buf.subarray(0, nl + 1);
+      buf = buf.subarray(nl + 1);
+      this.call?.onLine(line);
+    }
+    this.partial = Buffer.from(buf);
+  }
+
+  onDeath(why) {
+    if (!this.worker) return;
+    this.worker = null;
+    this.call?.end(why);
+  }
+
+  // feed writes bytes to the module's stdin, a channel's worth at a time.
+  async feed(bytes) {
+    for (let off = 0; off < bytes.length;) {
+      if (!this.worker) return;
+      if (Atomics.load(this.ctl, 0) !== EMPTY) {
+        await Atomics.waitAsync(this.ctl, 0, Atomics.load(this.ctl, 0), 100).value;
+        continue;
+      }
+      const n = Math.min(CHANNEL, bytes.length - off);
+      this.data.set(bytes.subarray(off, off + n));
+      Atomics.store(this.ctl, 1, n);
+      Atomics.store(this.ctl, 0, FULL);
+      Atomics.notify(this.ctl, 0);
+      off += n;
+    }
+  }
+
+  /**
+   * request sends one request line (a Buffer ending in '\n') and calls
+   * onLine with each answer line; it resolves when the answer is complete.
+   */
+  request(line, onLine) {
+    let id = '', deadline = this.timeoutMs;
+    try {
+      const req = JSON.parse(line.toString('utf8'));
+      if (typeof req?.id === 'string') id = req.id;
+      const d = req?.limits?.deadline_ms;
+      if (Number.isFinite(d) && d > 0) deadline = Math.min(deadline, d);
+    } catch { /* the module answers a bad line itself */ }
+    if (!this.worker) this.start();
+    return new Promise((resolve) => {
+      let results = 0;
+      const expire = () => {
+        this.worker?.terminate();
+        this.worker = null;
+        end('deadline reached before the search finished; results found until then are shown', 'deadline');
+      };
+      // The deadline runs from when the module reads the request (a fresh
+      // worker first starts Go's runtime); until then, startupLimit.
+      let timer = setTimeout(expire, Math.max(deadline, startupLimit) + deadlineGrace);
+      const end = (message, code = 'internal') => {
+        if (!this.call) return;
+        this.call = null;
+        clearTimeout(timer);
+        this.worker?.terminate();
+        this.worker = null;
+        onLine(Buffer.from(JSON.stringify({
+          id,
+          done: {
+            status: 'partial',
+            error: { code, message },
+            results,
+            truncated: false,
+            skipped: { binary: 0, too_large: 0, unreadable: 0, symlink: 0, special: 0 },
+            stats: { dirs: 0, files: 0, files_read: 0, bytes_read: 0 },
+          },
+        }) + '\n'));
+        resolve();
+      };
+      this.call = {
+        reading: () => {
+          clearTimeout(timer);
+          timer = setTimeout(expire, deadline + deadlineGrace);
+        },
+        onLine: (l) => {
+          if (l.includes('","item":{')) results++;
+          onLine(l);
+          if (l.includes('","done":{')) {
+            this.call = null;
+            clearTimeout(timer);
+            resolve();
+          }
+        },
+        end,
+      };
+      this.feed(line);
+    });
+  }
+
+  close() {
+    if (this.worker) {
+      Atomics.store(this.ctl, 0, CLOSED);
+      Atomics.notify(this.ctl, 0);
+    }
+  }
+}
+
+/** lines yields stdin's lines (Buffers ending in '\n'), each cut to MAX_LINE + 1 bytes. */
+async function* lines(stream) {
+  const NL = Buffer.from('\n');
+  let parts = [], len = 0;
+  const take = (piece) => {
+    const room = MAX_LINE + 1 - len;
+    if (room > 0) parts.push(room < piece.length ? piece.subarray(0, room) : piece);
+    len += piece.length;
+  };
+  for await (const chunk of stream) {
+    let rest = chunk;
+    for (let nl = rest.indexOf(10); nl >= 0; nl = rest.indexOf(10)) {
+      take(rest.subarray(0, nl));
+      rest = rest.subarray(nl + 1);
+      yield Buffer.concat([...parts, NL]);
+      parts = [];
+      len = 0;
+    }
+    take(rest);
+  }
+  if (len > 0) yield Buffer.concat([...parts, NL]);
+}
+
+function parseDuration(s) {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(s ?? '');
+  if (!m) usage(`bad duration ${s}: want e.g. 500ms, 20s, 1m`);
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60000 }[m[2]];
 }
 
 function usage(msg) {
@@ -174,10 +430,10 @@ function data(d) {
   return d.text !== undefined ? d.text : Buffer.from(d.bytes, 'base64').toString('utf8');
 }
 
-function search(tool, argv) {
+async function search(tool, argv) {
   const req = { pattern: undefined, max_results: 1000000 };
   const pos = [];
-  let mode = 'content';
+  let mode = 'content', timeoutMs = 60000;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (tool === 'grep' && a === '-l') mode = 'files_with_matches';
@@ -187,6 +443,7 @@ function search(tool, argv) {
     else if (tool === 'grep' && a === '-F') req.literal = true;
     else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && a === '-g') req.glob = argv[++i];
     else if (a === '--max-results') req.max_results = Number(argv[++i]);
+    else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
   }
@@ -200,54 +457,60 @@ function search(tool, argv) {
   } catch (e) {
     usage(`${dir}: ${e.code}`);
   }
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rootbound-'));
-  try {
-    const inPath = path.join(tmp, 'in'), outPath = path.join(tmp, 'out');
-    fs.writeFileSync(inPath, JSON.stringify({ v: 1, id: '1', [tool]: req }) + '\n');
-    const inFd = fs.openSync(inPath, 'r'), outFd = fs.openSync(outPath, 'w');
-    run([['/workspace', path.resolve(dir)]], inFd, outFd);
-    fs.closeSync(inFd);
-    fs.closeSync(outFd);
-    let found = 0, failed = false;
-    const out = [];
-    for (const line of fs.readFileSync(outPath, 'utf8').split('\n')) {
-      if (!line) continue;
-      const l = JSON.parse(line);
-      if (l.item) {
-        found++;
-        const p = quotePath(prefix + data(l.item.path));
-        if (l.item.text) out.push(`${p}:${l.item.line_number}:${escapeLine(data(l.item.text))}`);
-        else if (l.item.count) out.push(`${p}:${l.item.count}`);
-        else out.push(p);
-      } else if (l.problem) {
-        process.stderr.write(`rootbound: ${quotePath(prefix + data(l.problem.path))}: ${l.problem.message}\n`);
-      } else if (l.done) {
-        if (l.done.truncated) process.stderr.write(`rootbound: truncated at ${l.done.results} results: ${l.done.narrow}\n`);
-        if (l.done.error) {
-          failed = true;
-          process.stderr.write(`rootbound: ${l.done.error.code}: ${l.done.error.message}\n`);
-        }
+  const host = new ModuleHost([['/workspace', path.resolve(dir)]], timeoutMs);
+  const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
+  let found = 0, failed = false;
+  const out = [];
+  await host.request(Buffer.from(line), (raw) => {
+    const l = JSON.parse(raw.toString('utf8'));
+    if (l.item) {
+      found++;
+      const p = quotePath(prefix + data(l.item.path));
+      if (l.item.text) out.push(`${p}:${l.item.line_number}:${escapeLine(data(l.item.text))}\n`);
+      else if (l.item.count) out.push(`${p}:${l.item.count}\n`);
+      else out.push(p + '\n');
+      if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
+    } else if (l.problem) {
+      process.stderr.write(`rootbound: ${quotePath(prefix + data(l.problem.path))}: ${l.problem.message}\n`);
+    } else if (l.done) {
+      if (l.done.truncated) process.stderr.write(`rootbound: truncated at ${l.done.results} results: ${l.done.narrow}\n`);
+      if (l.done.error) {
+        failed = true;
+        process.stderr.write(`rootbound: ${l.done.error.code}: ${l.done.error.message}\n`);
       }
     }
-    if (out.length) process.stdout.write(out.join('\n') + '\n');
-    process.exitCode = failed ? 2 : found ? 0 : 1;
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  });
+  host.close();
+  if (out.length) process.stdout.write(out.join(''));
+  process.exitCode = failed ? 2 : found ? 0 : 1;
 }
 
-const [cmd, ...rest] = process.argv.slice(2);
-if (cmd === 'glob' || cmd === 'grep') {
-  search(cmd, rest);
-} else if (cmd === 'serve') {
+async function serve(rest) {
   const roots = [];
+  let timeoutMs = 20000;
   for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--timeout') {
+      timeoutMs = parseDuration(rest[++i]);
+      continue;
+    }
     if (rest[i] !== '--root' || !rest[i + 1]?.includes('=')) usage(`serve: unexpected ${rest[i]}`);
     const [name, dir] = rest[++i].split(/=(.*)/s);
     roots.push([name, path.resolve(dir)]);
   }
   if (!roots.length) usage('serve: no --root');
-  process.exitCode = run(roots, 0, 1);
+  const host = new ModuleHost(roots, timeoutMs);
+  for await (const line of lines(process.stdin)) {
+    if (/^[ \t\r\n]*$/.test(line.toString('latin1'))) continue; // as the module skips blank lines
+    await host.request(line, (l) => process.stdout.write(l));
+  }
+  host.close();
+}
+
+if (!isMainThread) {
+  await workerMain();
 } else {
-  usage(cmd ? `unknown command ${cmd}` : '');
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === 'glob' || cmd === 'grep') await search(cmd, rest);
+  else if (cmd === 'serve') await serve(rest);
+  else usage(cmd ? `unknown command ${cmd}` : '');
 }

@@ -99,50 +99,83 @@ func newRunner(roots []string, fuel uint64, timeout time.Duration) (*runner, err
 
 const epochTick = 10 * time.Millisecond
 
+// serve answers each request line of in. It reads lines itself, so no
+// input stops it: a line over protocol.MaxLineBytes is cut to one byte over
+// (the module then refuses it with the answer every host gives), and blank
+// lines are skipped, as the module skips them.
 func (r *runner) serve(in io.Reader, out io.Writer) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), protocol.MaxLineBytes+2)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 {
+			if cerr := r.call(line, out); cerr != nil {
+				return cerr
+			}
 		}
-		answer, err := r.call(line)
+		if err == io.EOF {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
-		if _, err := out.Write(answer); err != nil {
-			return err
-		}
 	}
-	return sc.Err()
 }
 
-// call runs one request line in a fresh instance.
-func (r *runner) call(line []byte) ([]byte, error) {
+// readLine reads one line without its '\n', keeping at most
+// protocol.MaxLineBytes+1 bytes of it.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		chunk = bytes.TrimSuffix(chunk, []byte{'\n'})
+		if room := protocol.MaxLineBytes + 1 - len(line); room > 0 {
+			line = append(line, chunk[:min(room, len(chunk))]...)
+		}
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
+}
+
+// call runs one request line in a fresh instance and writes its answer to
+// out. The epoch deadline is the request's own (limits.deadline_ms) or
+// --timeout, whichever is sooner, plus deadlineGrace: the module ends a
+// request at its deadline by itself; the epoch stops one that does not.
+func (r *runner) call(line []byte, out io.Writer) error {
+	var req struct {
+		ID     string `json:"id"`
+		Limits struct {
+			DeadlineMS int64 `json:"deadline_ms"`
+		} `json:"limits"`
+	}
+	_ = json.Unmarshal(line, &req)
+	deadline := r.timeout
+	if d := time.Duration(req.Limits.DeadlineMS) * time.Millisecond; d > 0 && d < deadline {
+		deadline = d
+	}
 	dir, err := os.MkdirTemp("", "rootbound-wasmtime")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(dir)
 	inPath, outPath := filepath.Join(dir, "in"), filepath.Join(dir, "out")
 	if err := os.WriteFile(inPath, append(line, '\n'), 0o600); err != nil {
-		return nil, err
+		return err
 	}
 	wasi := wasmtime.NewWasiConfig()
 	args := []string{"rootbound"}
 	for _, root := range r.roots {
 		if err := wasi.PreopenDir(root[1], root[0], wasmtime.DIR_READ, wasmtime.FILE_READ); err != nil {
-			return nil, fmt.Errorf("preopen %s: %w", root[0], err)
+			return fmt.Errorf("preopen %s: %w", root[0], err)
 		}
 		args = append(args, "--root", root[0])
 	}
 	wasi.SetArgv(args)
 	if err := wasi.SetStdinFile(inPath); err != nil {
-		return nil, err
+		return err
 	}
 	if err := wasi.SetStdoutFile(outPath); err != nil {
-		return nil, err
+		return err
 	}
 	wasi.InheritStderr()
 
@@ -151,17 +184,13 @@ func (r *runner) call(line []byte) ([]byte, error) {
 	store.SetWasi(wasi)
 	if r.fuel > 0 {
 		if err := store.SetFuel(r.fuel); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	store.SetEpochDeadline(uint64(r.timeout/epochTick) + 1)
+	store.SetEpochDeadline(uint64((deadline+deadlineGrace)/epochTick) + 1)
 	inst, err := r.linker.Instantiate(store, r.module)
 	if err == nil {
 		_, err = inst.GetFunc(store, "_start").Call(store)
-	}
-	answer, rerr := os.ReadFile(outPath)
-	if rerr != nil {
-		return nil, rerr
 	}
 	var exit *wasmtime.Error
 	if errors.As(err, &exit) {
@@ -169,28 +198,51 @@ func (r *runner) call(line []byte) ([]byte, error) {
 			err = nil
 		}
 	}
-	if err == nil {
-		return answer, nil
+	items, cerr := copyLines(out, outPath)
+	if cerr != nil || err == nil {
+		return cerr
 	}
-	return append(completeLines(answer), r.trapped(line, err)...), nil
+	_, werr := out.Write(trapped(req.ID, items, err))
+	return werr
 }
 
-// completeLines drops a line the module was writing when it was stopped.
-func completeLines(b []byte) []byte {
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		return b[:i+1]
+// deadlineGrace is how long past its deadline a request may run before the
+// epoch stops it: the module answers at its deadline by itself, looking at
+// its clock at least every millisecond or so of work.
+const deadlineGrace = 50 * time.Millisecond
+
+// copyLines copies the complete lines of the answer file to out (a module
+// stopped by the runtime may have left half a line) and counts the item
+// lines among them. It streams: an answer of a million lines is never held.
+func copyLines(out io.Writer, name string) (items int, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
 	}
-	return nil
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	bw := bufio.NewWriterSize(out, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			return items, bw.Flush() // a partial last line is dropped
+		}
+		if err != nil {
+			return items, err
+		}
+		if bytes.Contains(line, []byte(`","item":{`)) {
+			items++
+		}
+		if _, err := bw.Write(line); err != nil {
+			return items, err
+		}
+	}
 }
 
 // trapped is the final line of a request the runtime stopped: out of fuel is
 // the work budget, an epoch interrupt the deadline. wasmtime-go's trap codes
 // do not match its Go constants, so the message decides.
-func (r *runner) trapped(line []byte, err error) []byte {
-	var req struct {
-		ID string `json:"id"`
-	}
-	_ = json.Unmarshal(line, &req)
+func trapped(id string, items int, err error) []byte {
 	code, msg := protocol.CodeInternal, "the module stopped: "+err.Error()
 	switch s := err.Error(); {
 	case strings.Contains(s, "fuel"):
@@ -198,8 +250,8 @@ func (r *runner) trapped(line []byte, err error) []byte {
 	case strings.Contains(s, "interrupt"):
 		code, msg = protocol.CodeDeadline, "deadline reached before the search finished; results found until then are shown"
 	}
-	done := protocol.Done{Status: protocol.StatusPartial, Error: protocol.NewError(code, msg)}
+	done := protocol.Done{Status: protocol.StatusPartial, Error: protocol.NewError(code, msg), Results: items}
 	var buf bytes.Buffer
-	_ = protocol.NewEncoder(&buf).Encode(&protocol.Line{ID: req.ID, Done: &done})
+	_ = protocol.NewEncoder(&buf).Encode(&protocol.Line{ID: id, Done: &done})
 	return buf.Bytes()
 }

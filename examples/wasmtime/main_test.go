@@ -70,6 +70,9 @@ func TestLimits(t *testing.T) {
 			if items == 0 {
 				t.Error("no results found before the limit")
 			}
+			if done.Results != items {
+				t.Errorf("done says %d results, %d were sent", done.Results, items)
+			}
 		})
 	}
 	r, err := newRunner([]string{root}, 0, time.Minute)
@@ -82,5 +85,45 @@ func TestLimits(t *testing.T) {
 	}
 	if done, items := lastDone(t, out.Bytes()); done.Status != protocol.StatusComplete || items != 1 {
 		t.Errorf("done %+v with %d items", done, items)
+	}
+}
+
+// TestAnyInputLine feeds the host lines that are not requests: each gets a
+// typed error, as the module gives it, and the host goes on serving.
+func TestAnyInputLine(t *testing.T) {
+	dir := t.TempDir()
+	r, err := newRunner([]string{"/workspace=" + dir}, 0, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		"garbage",
+		"{}",
+		`{"v":1,"id":"long","glob":{"pattern":"` + strings.Repeat("a", 2<<20) + `"}}`,
+		"   ",
+		`{"v":1,"id":"ok","glob":{"pattern":"*"}}`,
+	}, "\n") + "\n"
+	var out bytes.Buffer
+	if err := r.serve(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, l := range bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n")) {
+		var line protocol.Line
+		if err := json.Unmarshal(l, &line); err != nil || line.Done == nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		code := "ok"
+		if line.Done.Error != nil {
+			code = line.Done.Error.Code
+		}
+		codes = append(codes, code)
+	}
+	want := []string{"invalid_argument", "invalid_argument", "invalid_argument", "ok"}
+	if strings.Join(codes, " ") != strings.Join(want, " ") {
+		t.Errorf("answers %v, want %v", codes, want)
+	}
+	if !bytes.Contains(out.Bytes(), []byte(protocol.ErrLineTooLong().Message)) {
+		t.Error("the over-long line was not answered as the module answers it")
 	}
 }

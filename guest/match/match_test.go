@@ -2,8 +2,14 @@ package match
 
 import (
 	"errors"
+	"fmt"
+	"path"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/meter"
 )
 
 func TestGlob(t *testing.T) {
@@ -18,16 +24,38 @@ func TestGlob(t *testing.T) {
 		{name: "path star one level", pattern: "src/*.go", path: "src/a.go", want: true},
 		{name: "path star no slash", pattern: "src/*.go", path: "src/x/a.go", want: false},
 		{name: "doublestar any depth", pattern: "src/**/*.go", path: "src/x/y/a.go", want: true},
+		{name: "doublestar zero dirs between", pattern: "src/**/*.go", path: "src/a.go", want: true},
 		{name: "doublestar zero dirs", pattern: "**/SKILL.md", path: "SKILL.md", want: true},
+		{name: "doublestar at the end", pattern: "src/**", path: "src/a/b/c", want: true},
+		{name: "doublestar alone", pattern: "**", path: "a/b/c", want: true},
+		{name: "doublestar inside a name is a star", pattern: "a**b/c", path: "axxb/c", want: true},
+		{name: "doublestar inside a name does not cross", pattern: "a**b/c", path: "ax/xb/c", want: false},
 		{name: "braces", pattern: "*.{ts,tsx}", path: "a/b.tsx", want: true},
+		{name: "nested braces", pattern: "*.{c,{h,hpp}}", path: "a/b.hpp", want: true},
+		{name: "empty alternative", pattern: "a{,b}.txt", path: "a.txt", want: true},
+		{name: "braces with paths", pattern: "{src,lib}/**/*.rs", path: "lib/x/y.rs", want: true},
 		{name: "class", pattern: "[a-c]*.md", path: "d/b.md", want: true},
 		{name: "negated class", pattern: "[!a-c]*.md", path: "d/b.md", want: false},
+		{name: "caret negates too", pattern: "[^a-c]*.md", path: "d/x.md", want: true},
+		{name: "class never matches a slash", pattern: "a[/]b", path: "a/b", want: false},
+		{name: "negated class never matches a slash", pattern: "a[!x]b", path: "a/b", want: false},
+		{name: "bracket first is literal", pattern: "[]a]", path: "]", want: true},
+		{name: "posix class", pattern: "v[[:digit:]].txt", path: "v7.txt", want: true},
+		{name: "posix class miss", pattern: "v[[:digit:]].txt", path: "vx.txt", want: false},
 		{name: "question", pattern: "?.txt", path: "ab.txt", want: false},
+		{name: "escaped star", pattern: `a\*`, path: "a*", want: true},
+		{name: "escaped star is literal", pattern: `a\*`, path: "ab", want: false},
+		{name: "regex characters are literal", pattern: "a+(b).txt", path: "a+(b).txt", want: true},
 		{name: "leading slash anchors", pattern: "/top.txt", path: "top.txt", want: true},
 		{name: "leading slash no depth", pattern: "/top.txt", path: "x/top.txt", want: false},
 		{name: "spaces and unicode", pattern: "héllo wörld*", path: "d/héllo wörld.txt", want: true},
 		{name: "hidden file", pattern: ".env*", path: ".env.example", want: true},
 		{name: "case sensitive", pattern: "*.GO", path: "a.go", want: false},
+		{name: "star matches a newline in a name", pattern: "a*b", path: "a\nb", want: true},
+		{name: "whole name only", pattern: "*.go", path: "a.go.txt", want: false},
+		{name: "exponential braces, linear here", pattern: strings.Repeat("{,}", 40) + "zz", path: strings.Repeat("z", 200), want: false},
+		{name: "exponential braces still match", pattern: strings.Repeat("{,}", 40) + "zz", path: "zz", want: true},
+		{name: "many stars", pattern: strings.Repeat("*a", 40) + "b", path: strings.Repeat("a", 250), want: false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,7 +71,7 @@ func TestGlob(t *testing.T) {
 }
 
 func TestGlobInvalid(t *testing.T) {
-	for _, p := range []string{"", "/", "[a", "{a,b", "a\x00b", "a\\", string(make([]byte, MaxPatternBytes+1))} {
+	for _, p := range []string{"", "/", "[a", "{a,b", "a}", "a\x00b", "a\\", "[z-a]", "[[:nope:]]", "\xff", string(make([]byte, MaxPatternBytes+1))} {
 		_, err := CompileGlob(p)
 		var pe *PatternError
 		if !errors.As(err, &pe) {
@@ -52,25 +80,61 @@ func TestGlobInvalid(t *testing.T) {
 	}
 }
 
+// nextLines lists the numbers of the lines NextLine finds in text.
+func nextLines(t testing.TB, m Matcher, text string) []int {
+	var got []int
+	buf := []byte(text)
+	number, counted := 1, 0
+	for pos := 0; pos < len(buf); {
+		start, end, err := m.NextLine(buf, pos, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if start < 0 {
+			break
+		}
+		if start < pos || end < start || end > len(buf) || (end < len(buf) && buf[end] != '\n') {
+			t.Fatalf("NextLine(%d) = %d, %d: not a line at or after %d", pos, start, end, pos)
+		}
+		number += strings.Count(text[counted:start], "\n")
+		counted = start
+		got = append(got, number)
+		pos = end + 1
+	}
+	return got
+}
+
 func TestCompileLine(t *testing.T) {
 	tests := []struct {
 		name    string
 		pattern string
 		literal bool
 		caseMod string
-		line    string
-		want    bool
+		text    string
+		want    []int // matching line numbers
 	}{
-		{name: "regex", pattern: `fo+\(`, line: "x foo( y", want: true},
-		{name: "literal metachars", pattern: `a.b(`, literal: true, line: "a.b(", want: true},
-		{name: "literal not regex", pattern: `a.b`, literal: true, line: "axb", want: false},
-		{name: "sensitive default", pattern: "Foo", line: "foo", want: false},
-		{name: "insensitive", pattern: "Foo", caseMod: CaseInsensitive, line: "fOO", want: true},
-		{name: "insensitive literal", pattern: "F.o", literal: true, caseMod: CaseInsensitive, line: "f.O", want: true},
-		{name: "smart lower folds", pattern: "foo", caseMod: CaseSmart, line: "FOO", want: true},
-		{name: "smart upper sensitive", pattern: "Foo", caseMod: CaseSmart, line: "foo", want: false},
-		{name: "smart escape is not upper", pattern: `\Wfoo`, caseMod: CaseSmart, line: " FOO", want: true},
-		{name: "anchors per line", pattern: "^b$", line: "b", want: true},
+		{name: "regex", pattern: `fo+\(`, text: "x foo( y", want: []int{1}},
+		{name: "literal metachars", pattern: `a.b(`, literal: true, text: "a.b(", want: []int{1}},
+		{name: "literal not regex", pattern: `a.b`, literal: true, text: "axb", want: nil},
+		{name: "sensitive default", pattern: "Foo", text: "foo", want: nil},
+		{name: "insensitive", pattern: "Foo", caseMod: CaseInsensitive, text: "fOO", want: []int{1}},
+		{name: "insensitive literal", pattern: "F.o", literal: true, caseMod: CaseInsensitive, text: "f.O", want: []int{1}},
+		{name: "smart lower folds", pattern: "foo", caseMod: CaseSmart, text: "FOO", want: []int{1}},
+		{name: "smart upper sensitive", pattern: "Foo", caseMod: CaseSmart, text: "foo", want: nil},
+		{name: "smart escape is not upper", pattern: `\Wfoo`, caseMod: CaseSmart, text: " FOO", want: []int{1}},
+		{name: "anchors per line", pattern: "^b$", text: "a\nb\nbb", want: []int{2}},
+		{name: "text anchors are line anchors", pattern: `\Ab\z`, text: "a\nb\nbb", want: []int{2}},
+		{name: "never across lines", pattern: `a[^z]*c`, text: "ab\nbc\nabc", want: []int{3}},
+		{name: "dot never across lines", pattern: `(?s)a.c`, text: "a\nc\nabc", want: []int{3}},
+		{name: "space class never across lines", pattern: `a\s*c`, text: "a\nc", want: nil},
+		{name: "word boundary at a line end", pattern: `ab\b`, text: "ab\nabc", want: []int{1}},
+		{name: "empty match on every line", pattern: `x*`, text: "a\n\nb\n", want: []int{1, 2, 3}},
+		{name: "no line after the final newline", pattern: `^$`, text: "a\n", want: nil},
+		{name: "empty lines", pattern: `^$`, text: "\n\na", want: []int{1, 2}},
+		{name: "required literal, miss then hit", pattern: `\w+_init\(`, text: "_init(\nfoo_init(", want: []int{2}},
+		{name: "alternation", pattern: `TODO|FIXME`, text: "a\nFIXME b\nTODO", want: []int{2, 3}},
+		{name: "unicode", pattern: `ΣΊΣ`, caseMod: CaseInsensitive, text: "x\nσίσ\n", want: []int{2}},
+		{name: "long run", pattern: `[a-z]{1000}[0-9]`, text: strings.Repeat("a", 5000) + "\n" + strings.Repeat("b", 1000) + "7", want: []int{2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,8 +142,8 @@ func TestCompileLine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := m.MatchLine([]byte(tt.line)); got != tt.want {
-				t.Errorf("MatchLine(%q) = %v, want %v", tt.line, got, tt.want)
+			if got := nextLines(t, m, tt.text); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("lines %v, want %v", got, tt.want)
 			}
 		})
 	}
@@ -96,6 +160,8 @@ func TestCompileLineInvalid(t *testing.T) {
 		{name: "unclosed group", pattern: "(a", pattErr: true},
 		{name: "huge repeat", pattern: "a{1001}", pattErr: true},
 		{name: "nested repeat too large", pattern: "(a{1000}){1000}", pattErr: true},
+		{name: "program too large", pattern: "(abcdefghijk){1000}", pattErr: true},
+		{name: "classes too large", pattern: `[a-z]{1000}[0-9]{1000}[a-z]{1000}[0-9]{1000}[a-z]{1000}[0-9]{1000}[a-z]{1000}[0-9]{1000}[a-z]{1000}[0-9]{1000}[a-z]{1000}`, pattErr: true},
 		{name: "newline literal", pattern: `a\nb`, pattErr: true},
 		{name: "newline in literal", pattern: "a\nb", literal: true, pattErr: true},
 		{name: "bad case mode", pattern: "a", caseMode: "upper"},
@@ -114,32 +180,176 @@ func TestCompileLineInvalid(t *testing.T) {
 	}
 }
 
+// TestMeterStopsLongWork gives the worst patterns found so far a meter that
+// fails at its second check: each search must stop there, however long the
+// line, instead of running to the end.
+func TestMeterStopsLongWork(t *testing.T) {
+	stop := errors.New("stop")
+	long := strings.Repeat("abcdefghij", 100_000) // 1 MB, one line
+	for _, pattern := range []string{`[a-z]{1000}[0-9]`, `(a|b)*a(a|b){20}x`, `\w+\s\w+$`, `(.*)*z`, `[^\n]*q[^\n]*y`} {
+		t.Run(pattern, func(t *testing.T) {
+			m, err := CompileLine(pattern, false, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			checks := 0
+			mt := meter.New(func() error {
+				if checks++; checks > 1 {
+					return stop
+				}
+				return nil
+			})
+			_, _, err = m.NextLine([]byte(long), 0, mt)
+			if err != nil && !errors.Is(err, stop) {
+				t.Fatal(err)
+			}
+			checks = 0
+			mt = meter.New(func() error {
+				if checks++; checks > 1 {
+					return stop
+				}
+				return nil
+			})
+			if _, _, err := m.Locate([]byte(long), mt); err != nil && !errors.Is(err, stop) {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestLocate holds Locate to Go's regexp, which finds the same leftmost-first
+// match.
+func TestLocate(t *testing.T) {
+	for _, tt := range []struct{ pattern, line string }{
+		{`abcd|c`, "xabcd"},
+		{`a+`, "baaab"},
+		{`a*?`, "aaa"},
+		{`(a|ab)(c|bcd)`, "abcd"},
+		{`\bfoo\b`, "foobar foo"},
+		{`$`, "abc"},
+		{`^`, "abc"},
+		{`needle\d`, "needlex " + strings.Repeat("y", 1000) + " needle7"},
+		{`é+`, "xééy"},
+	} {
+		m, err := CompileLine(tt.pattern, false, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, e, err := m.Locate([]byte(tt.line), nil)
+		want := regexp.MustCompile(tt.pattern).FindStringIndex(tt.line)
+		if err != nil || want == nil || s != want[0] || e != want[1] {
+			t.Errorf("Locate(%q, %q) = %d, %d, %v; regexp says %v", tt.pattern, tt.line, s, e, err, want)
+		}
+	}
+}
+
+// globOracle reports whether path.Match can judge pattern as a glob: no
+// braces, no "**", no class that could take a "/" (path.Match's can), no
+// "!" negation (path.Match negates with "^" only).
+func globOracle(pattern string) bool {
+	if strings.ContainsAny(pattern, "{}!") || strings.Contains(pattern, "**") || strings.HasPrefix(pattern, "/") {
+		return false
+	}
+	if _, err := path.Match(pattern, ""); err != nil {
+		return false
+	}
+	in := false
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			if in {
+				return false
+			}
+			in = true
+		case c == ']':
+			in = false
+		case in && (c == '/' || c == '-' || c == ':'):
+			return false // a range could take "/", and [: starts a POSIX class here
+		}
+	}
+	return true
+}
+
 func FuzzCompileGlob(f *testing.F) {
-	for _, s := range []string{"*.go", "src/**/*.{ts,tsx}", "[a-z]?", "{a,{b,c}}", "\\*", "[", "**/"} {
+	for _, s := range []string{"*.go", "src/*/*.go", "[a-z]?", "a\\*", "?x*y", "[^ab]c", "{a,{b,c}}", "**/"} {
 		f.Add(s, "src/a/b.go")
 	}
-	f.Fuzz(func(t *testing.T, pattern, path string) {
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		start := time.Now()
 		g, err := CompileGlob(pattern)
 		if err != nil {
 			return
 		}
-		g.Match(path)
+		got := g.Match(name)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("CompileGlob(%q) and one match took %v", pattern, d)
+		}
+		if !globOracle(pattern) {
+			return
+		}
+		target := name
+		if !strings.Contains(pattern, "/") {
+			target = path.Base(name)
+		}
+		if want, _ := path.Match(pattern, target); got != want {
+			t.Fatalf("CompileGlob(%q).Match(%q) = %v, path.Match says %v", pattern, name, got, want)
+		}
 	})
 }
 
+// FuzzCompileLine holds the matcher to Go's regexp (strings.Index for a
+// case-sensitive literal), line by line: NextLine must find exactly the
+// lines the oracle matches, and Locate the same match.
 func FuzzCompileLine(f *testing.F) {
-	for _, s := range []string{`\w+_init\(`, "foo", "(?i)x", "[[:alpha:]]", "a{2,3}", "^$"} {
-		f.Add(s, false, "smart", "foo_init(x)\nbar")
+	for _, s := range []string{`\w+_init\(`, "foo", "(?i)x", "[[:alpha:]]", "a{2,3}", "^$", `\bb`, `a[^x]*c`, `(a|ab)(c|bcd)`, `TODO|FIXME`, `\Ax\z`} {
+		f.Add(s, false, false, "foo_init(x)\nbar\n\nabcd\nab\nc TODO")
 	}
-	f.Fuzz(func(t *testing.T, pattern string, literal bool, caseMode, text string) {
+	f.Fuzz(func(t *testing.T, pattern string, literal, fold bool, text string) {
+		caseMode := CaseSensitive
+		if fold {
+			caseMode = CaseInsensitive
+		}
 		m, err := CompileLine(pattern, literal, caseMode)
 		if err != nil {
 			return
 		}
-		if s, e := m.Find([]byte(text)); s > e || e > len(text) {
-			t.Fatalf("Find = %d, %d on %d bytes", s, e, len(text))
+		find := func(line string) []int {
+			if i := strings.Index(line, pattern); i >= 0 {
+				return []int{i, i + len(pattern)}
+			}
+			return nil
 		}
-		m.MatchLine([]byte(text))
+		if !literal || fold {
+			expr := pattern
+			if literal {
+				expr = regexp.QuoteMeta(pattern)
+			}
+			if fold {
+				expr = "(?i)" + expr
+			}
+			re, err := regexp.Compile(expr)
+			if err != nil {
+				t.Fatalf("CompileLine took %q, regexp refuses it: %v", pattern, err)
+			}
+			find = re.FindStringIndex
+		}
+		var want []int
+		if text != "" {
+			for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				if loc := find(line); loc != nil {
+					want = append(want, i+1)
+					s, e, err := m.Locate([]byte(line), nil)
+					if err != nil || s != loc[0] || e != loc[1] {
+						t.Fatalf("Locate(%q) = %d, %d, %v; the oracle says %v", line, s, e, err, loc)
+					}
+				}
+			}
+		}
+		if got := nextLines(t, m, text); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("lines %v, regexp says %v", got, want)
+		}
 	})
 }
 

@@ -3,10 +3,12 @@ package match
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/rootbound/rootbound/guest/meter"
 )
 
 // Case modes, as in the protocol.
@@ -16,17 +18,27 @@ const (
 	CaseSmart       = "smart" // insensitive unless the pattern has an upper-case letter
 )
 
-// Matcher finds lines. The searcher runs Find over a whole file buffer and
-// confirms each candidate with MatchLine on the line that holds it, so a
-// match never spans lines: searching the buffer once and finding the line
-// only on a hit measured 42% faster than going line by line in wasm.
+// MaxProgram bounds the size of a compiled regular expression, in
+// instructions of its regexp/syntax program, as ripgrep's
+// --regex-size-limit does. Every search costs at worst time linear in the
+// text times this size, so it is the bound that keeps a model-written
+// pattern from holding a call: `[a-z]{1000}` is 1,000 instructions; no
+// pattern written to find code needs ten times that.
+const MaxProgram = 10_000
+
+// Matcher finds lines. A match never spans lines: a line break never
+// matches (classes lose it, `.` never had it), and ^ $ \A \z mean a line's
+// start and end. Every method charges its work to the meter and stops with
+// the meter's error.
 type Matcher interface {
-	// Find returns a candidate in buf, or -1, -1: the leftmost match, or
-	// the leftmost place of a literal that every match contains. No line
-	// before the candidate's line matches.
-	Find(buf []byte) (start, end int)
-	// MatchLine reports whether line (without its terminator) matches.
-	MatchLine(line []byte) bool
+	// NextLine returns the first line of buf at or after from (a line
+	// start) that holds a match: its start and its end (the index of its
+	// '\n', or len(buf)); -1, -1 when there is none.
+	NextLine(buf []byte, from int, m *meter.Meter) (start, end int, err error)
+	// Locate returns where the first match in line (a whole line, without
+	// its '\n') starts and ends, leftmost-first as Go's regexp finds it;
+	// -1, -1 when there is none.
+	Locate(line []byte, m *meter.Meter) (start, end int, err error)
 }
 
 // CompileLine compiles a grep pattern: RE2 syntax, or a literal string when
@@ -59,7 +71,10 @@ func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error)
 			lit := []byte(pattern)
 			return &literalMatcher{lit: lit, off: rareOffset(lit)}, nil
 		}
-		pattern = regexp.QuoteMeta(pattern)
+		if !utf8.ValidString(pattern) {
+			return nil, bad("not valid UTF-8, so it has no letter case: search it case-sensitively")
+		}
+		pattern = quoteMeta(pattern)
 	}
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
@@ -75,58 +90,107 @@ func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error)
 	if caseMode == CaseSmart && !literal {
 		fold = !hasUpperLiteral(re)
 	}
-	flags := "(?m)"
 	if fold {
-		flags = "(?mi)"
-	}
-	compiled, err := regexp.Compile(flags + pattern)
-	if err != nil {
-		return nil, bad(err.Error())
-	}
-	m := &regexMatcher{re: compiled, find: compiled}
-	if textAnchors(re) {
-		// On a line \A and \z mean its start and end; over a whole buffer
-		// they would mean the file's. Find runs the line-anchored form.
-		if m.find, err = regexp.Compile(flags + re.String()); err != nil {
+		// Parse again: the parser folds classes and literals itself.
+		if re, err = syntax.Parse(pattern, syntax.Perl|syntax.FoldCase); err != nil {
 			return nil, bad(err.Error())
 		}
 	}
-	if fold {
-		re.Flags |= syntax.FoldCase
-		setFold(re)
+	if n := programSize(re); n > MaxProgram {
+		return nil, bad(fmt.Sprintf("compiles to about %d instructions, over the limit of %d: lower repetition counts such as {1000}, or split the pattern", n, MaxProgram))
 	}
-	m.lit, m.fold = requiredLiteral(re.Simplify())
+	lineOnly(re)
+	re = re.Simplify()
+	prog, err := syntax.Compile(re)
+	if err != nil {
+		return nil, bad(err.Error())
+	}
+	if len(prog.Inst) > MaxProgram {
+		return nil, bad(fmt.Sprintf("compiles to %d instructions, over the limit of %d: lower repetition counts such as {1000}, or split the pattern", len(prog.Inst), MaxProgram))
+	}
+	m := &regexMatcher{
+		dfa:  newDFA(prog, false, syntax.IsWordChar),
+		pike: newPike(prog, syntax.IsWordChar),
+	}
+	m.lit, m.fold = requiredLiteral(re)
 	if m.lit != nil && !m.fold {
 		m.off = rareOffset(m.lit)
 	}
 	return m, nil
 }
 
-// textAnchors rewrites \A and \z in re as ^ and $ (multi-line), and reports
-// whether it found any.
-func textAnchors(re *syntax.Regexp) bool {
-	found := false
-	switch re.Op {
-	case syntax.OpBeginText:
-		re.Op, found = syntax.OpBeginLine, true
-	case syntax.OpEndText:
-		re.Op, found = syntax.OpEndLine, true
-	}
-	for _, sub := range re.Sub {
-		if textAnchors(sub) {
-			found = true
+// quoteMeta is regexp.QuoteMeta, without importing package regexp.
+func quoteMeta(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, r) {
+			b.WriteByte('\\')
 		}
+		b.WriteRune(r)
 	}
-	return found
+	return b.String()
 }
 
-// setFold marks every literal of re as case-folded, as the (?i) flag that
-// CompileLine prepends does.
-func setFold(re *syntax.Regexp) {
-	re.Flags |= syntax.FoldCase
-	for _, sub := range re.Sub {
-		setFold(sub)
+// lineOnly rewrites re so that no match can span lines: classes lose '\n',
+// `.` never matches it, and text anchors become line anchors (on a line,
+// \A and \z mean its start and end).
+func lineOnly(re *syntax.Regexp) {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		re.Op = syntax.OpAnyCharNotNL
+	case syntax.OpCharClass:
+		re.Rune = withoutNewline(re.Rune)
+	case syntax.OpBeginText:
+		re.Op = syntax.OpBeginLine
+	case syntax.OpEndText:
+		re.Op = syntax.OpEndLine
+		re.Flags &^= syntax.WasDollar
 	}
+	for _, sub := range re.Sub {
+		lineOnly(sub)
+	}
+}
+
+// withoutNewline removes '\n' from a class's ranges (pairs lo, hi).
+func withoutNewline(ranges []rune) []rune {
+	out := make([]rune, 0, len(ranges)+2)
+	for i := 0; i+1 < len(ranges); i += 2 {
+		lo, hi := ranges[i], ranges[i+1]
+		if lo <= '\n' && '\n' <= hi {
+			if lo < '\n' {
+				out = append(out, lo, '\n'-1)
+			}
+			if hi > '\n' {
+				out = append(out, '\n'+1, hi)
+			}
+			continue
+		}
+		out = append(out, lo, hi)
+	}
+	return out // empty: a class that matches nothing, which compiles fine
+}
+
+// programSize estimates the instructions re compiles to, before Simplify
+// expands its repetitions, so a pattern too large to search is refused
+// before any of it is built.
+func programSize(re *syntax.Regexp) int {
+	sub := 0
+	for _, s := range re.Sub {
+		sub = min(sub+programSize(s), 1<<30)
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpRepeat:
+		n := re.Max
+		if n < 0 {
+			n = re.Min + 1
+		}
+		return min(max(n, 1)*(sub+1), 1<<30)
+	case syntax.OpCapture:
+		return sub + 2
+	}
+	return sub + 1
 }
 
 // literalMatcher finds a case-sensitive literal by its rarest byte.
@@ -135,51 +199,114 @@ type literalMatcher struct {
 	off int // of the rarest byte in lit
 }
 
-func (l *literalMatcher) Find(buf []byte) (int, int) {
-	i := indexRare(buf, l.lit, l.off)
-	if i < 0 {
-		return -1, -1
+func (l *literalMatcher) NextLine(buf []byte, from int, m *meter.Meter) (int, int, error) {
+	i, err := findLiteral(buf, from, l.lit, func(b []byte) int { return indexRare(b, l.lit, l.off) }, m)
+	if i < 0 || err != nil {
+		return -1, -1, err
 	}
-	return i, i + len(l.lit)
+	return lineAround(buf, from, i, m)
 }
 
-func (l *literalMatcher) MatchLine(line []byte) bool { return indexRare(line, l.lit, l.off) >= 0 }
+func (l *literalMatcher) Locate(line []byte, m *meter.Meter) (int, int, error) {
+	i, err := findLiteral(line, 0, l.lit, func(b []byte) int { return indexRare(b, l.lit, l.off) }, m)
+	if i < 0 || err != nil {
+		return -1, -1, err
+	}
+	return i, i + len(l.lit), nil
+}
 
-// regexMatcher runs an RE2 regexp. When the pattern has a literal that every
-// match must contain (a "required literal", as in `\w+_init\(`), Find looks
-// for that literal only and the regexp runs on the lines that hold it: Go's
-// regexp over a whole buffer is the slowest part of a search in wasm, and the
-// prefilter measured 20× on such patterns (and more under (?i), where the
-// regexp cannot use its own literal prefix).
+// regexMatcher runs a regular expression with a lazy DFA, which says which
+// lines match, and a Pike VM, which says where in a line. When every match
+// contains a literal (a "required literal", as in `\w+_init\(`), the
+// literal is searched for first and the DFA runs only on the lines that
+// hold it: the prefilter measured 20× on such patterns in wasm.
 type regexMatcher struct {
-	re   *regexp.Regexp // runs on a line
-	find *regexp.Regexp // runs on a whole buffer
-	lit  []byte         // required literal, or nil
-	fold bool           // lit is lower-case ASCII, compared case-insensitively
-	off  int            // of lit's rarest byte, when not fold
+	dfa  *dfa
+	pike *pike
+	lit  []byte // required literal, or nil
+	fold bool   // lit is lower-case ASCII, compared case-insensitively
+	off  int    // of lit's rarest byte, when not fold
 }
 
-func (m *regexMatcher) Find(buf []byte) (int, int) {
-	if m.lit != nil {
-		var i int
-		if m.fold {
-			i = indexFold(buf, m.lit)
-		} else {
-			i = indexRare(buf, m.lit, m.off)
+func (r *regexMatcher) NextLine(buf []byte, from int, m *meter.Meter) (int, int, error) {
+	if r.lit == nil {
+		p, err := r.dfa.earliest(buf, from, len(buf), m)
+		if p < 0 || err != nil {
+			return -1, -1, err
 		}
-		if i < 0 {
-			return -1, -1
+		start, end, err := lineAround(buf, from, p, m)
+		if start == len(buf) {
+			return -1, -1, err // an empty match after the final '\n': no line there
 		}
-		return i, i + len(m.lit)
+		return start, end, err
 	}
-	loc := m.find.FindIndex(buf)
-	if loc == nil {
-		return -1, -1
+	find := func(b []byte) int { return indexRare(b, r.lit, r.off) }
+	if r.fold {
+		find = func(b []byte) int { return indexFold(b, r.lit) }
 	}
-	return loc[0], loc[1]
+	for from < len(buf) {
+		i, err := findLiteral(buf, from, r.lit, find, m)
+		if i < 0 || err != nil {
+			return -1, -1, err
+		}
+		start, end, err := lineAround(buf, from, i, m)
+		if err != nil {
+			return -1, -1, err
+		}
+		// Scan the line and its '\n' (the look-ahead that $ and \b need).
+		p, err := r.dfa.earliest(buf, start, min(end+1, len(buf)), m)
+		if err != nil {
+			return -1, -1, err
+		}
+		if p >= 0 && p <= end {
+			return start, end, nil
+		}
+		from = end + 1
+	}
+	return -1, -1, nil
 }
 
-func (m *regexMatcher) MatchLine(line []byte) bool { return m.re.Match(line) }
+func (r *regexMatcher) Locate(line []byte, m *meter.Meter) (int, int, error) {
+	return r.pike.find(line, m)
+}
+
+// lineAround returns the line that holds buf[i], searching back no further
+// than from (a line start).
+func lineAround(buf []byte, from, i int, m *meter.Meter) (int, int, error) {
+	back, err := meter.LastIndexByte(m, buf[from:i], '\n')
+	if err != nil {
+		return -1, -1, err
+	}
+	start := from + back + 1
+	fwd, err := meter.IndexByte(m, buf[i:], '\n')
+	if err != nil {
+		return -1, -1, err
+	}
+	end := len(buf)
+	if fwd >= 0 {
+		end = i + fwd
+	}
+	return start, end, nil
+}
+
+// litChunk is how many bytes a literal scan covers between two charges.
+const litChunk = 64 << 10
+
+// findLiteral returns the first index at or after from where find finds lit,
+// scanning in chunks that overlap by len(lit)-1 and charging each.
+func findLiteral(buf []byte, from int, lit []byte, find func([]byte) int, m *meter.Meter) (int, error) {
+	for from+len(lit) <= len(buf) {
+		end := min(len(buf), from+litChunk+len(lit)-1)
+		if err := m.Spend(end - from); err != nil {
+			return -1, err
+		}
+		if i := find(buf[from:end]); i >= 0 {
+			return from + i, nil
+		}
+		from = end - len(lit) + 1
+	}
+	return -1, nil
+}
 
 func hasUpper(s string) bool {
 	for _, r := range s {

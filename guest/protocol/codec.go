@@ -54,10 +54,26 @@ func NewEncoder(w io.Writer) *Encoder {
 
 // Encode writes one line (json.Encoder ends it with '\n').
 func (e *Encoder) Encode(l *Line) error {
-	e.buf.Reset()
-	if err := e.enc.Encode(l); err != nil {
+	b, err := e.Marshal(l)
+	if err != nil {
 		return err
 	}
-	_, err := e.w.Write(e.buf.Bytes())
+	_, err = e.w.Write(b)
+	return err
+}
+
+// Marshal returns the bytes Encode would write for l, without writing them;
+// they are valid until the next call.
+func (e *Encoder) Marshal(l *Line) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(l); err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
+}
+
+// Write writes bytes Marshal returned.
+func (e *Encoder) Write(b []byte) error {
+	_, err := e.w.Write(b)
 	return err
 }

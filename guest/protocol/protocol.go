@@ -17,6 +17,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"unicode/utf8"
 )
 
@@ -25,8 +26,16 @@ import (
 const Version = 1
 
 // MaxLineBytes bounds one request line. A longer line is answered with
-// CodeInvalidArgument and the rest of it is discarded.
+// CodeInvalidArgument (ErrLineTooLong, and an empty ID) and the rest of it
+// is discarded.
 const MaxLineBytes = 1 << 20
+
+// ErrLineTooLong is the error of a request line over MaxLineBytes. Hosts
+// that read lines themselves answer with it too, so every host answers an
+// over-long line with the same bytes.
+func ErrLineTooLong() *Error {
+	return NewError(CodeInvalidArgument, fmt.Sprintf("protocol: request line longer than %d bytes", MaxLineBytes))
+}
 
 // Request is one call: exactly one of Glob and Grep is set.
 type Request struct {
@@ -94,6 +103,10 @@ type Limits struct {
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// MaxFileSize: larger files are skipped (SkippedTooLarge).
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// MaxOutputBytes bounds the bytes of the item lines of one answer: a
+	// host that holds a call's results holds at most this much (Truncated
+	// and Narrow say so when it is reached).
+	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
 }
 
 // DefaultMaxFileSize is the size above which grep skips a file: larger than

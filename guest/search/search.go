@@ -4,9 +4,10 @@
 // is the printer's (the host's renderer).
 //
 // Design, from measurements of the wasm build: one reused buffer per
-// searcher (−36% against a fresh one per file), one open and as few reads as
-// possible per file (−21%), and the matcher run over the whole buffer with
-// the line located only around a hit (−42% against line by line).
+// searcher (−36% against a fresh one per file), and the matcher run over the
+// whole buffer with the line located only around a hit (−42% against line
+// by line). Every loop over a file's bytes charges a meter, so a call looks
+// at its deadline within a file too.
 package search
 
 import (
@@ -14,18 +15,21 @@ import (
 	"errors"
 	"io/fs"
 	"syscall"
+
+	"github.com/rootbound/rootbound/guest/meter"
 )
 
 // Matcher finds lines; package match implements it.
 type Matcher interface {
-	Find(buf []byte) (start, end int)
-	MatchLine(line []byte) bool
+	NextLine(buf []byte, from int, m *meter.Meter) (start, end int, err error)
+	Locate(line []byte, m *meter.Meter) (start, end int, err error)
 }
 
-// ErrTooLarge and ErrBinary say why a file was not searched.
+// ErrTooLarge, ErrBinary and ErrSpecial say why a file was not searched.
 var (
 	ErrTooLarge = errors.New("search: file larger than the size cap")
 	ErrBinary   = errors.New("search: binary file (NUL byte)")
+	ErrSpecial  = errors.New("search: not a regular file when opened")
 )
 
 // maxRead bounds one read call. Node's node:wasi aborts the whole process
@@ -34,8 +38,7 @@ var (
 const maxRead = 1 << 20
 
 // initialBuffer is the first size of the read buffer: it holds most source
-// files whole, so a typical file costs one read call and one end-of-file
-// check.
+// files whole.
 const initialBuffer = 256 << 10
 
 // Reader reads files into one reused buffer. It is not safe for concurrent
@@ -48,129 +51,142 @@ type Reader struct {
 	BeforeGrow func()
 }
 
-// Read returns the contents of the regular file at name, valid until the next
-// call. It never follows a symbolic link (O_NOFOLLOW). A file over maxSize
-// bytes gives ErrTooLarge; one with a NUL byte in its first sniff bytes gives
-// ErrBinary, with the bytes read so far counted in n either way.
-//
-// It uses the syscall package, not os: on wasip1 os.OpenFile adds two WASI
-// calls per file (fd_fdstat_get, fd_fdstat_set_flags) to the three a read
-// needs (path_open, fd_read, fd_close).
-func (r *Reader) Read(name string, maxSize int64, sniff int) (data []byte, n int64, err error) {
+// Read returns the contents of the regular file at name, valid until the
+// next call, reading until a read returns no bytes: a short read is not the
+// end of a file (FUSE, network file systems, /proc and WASI 0.2 shims read
+// short). It never follows a symbolic link and never blocks on what it
+// opens: a file that is not regular once opened gives ErrSpecial. A file
+// over maxSize bytes gives ErrTooLarge (its size is known before any byte
+// is read); one with a NUL byte in its first sniff bytes gives ErrBinary.
+// n counts the bytes read either way.
+func (r *Reader) Read(name string, maxSize int64, sniff int, m *meter.Meter) (data []byte, n int64, err error) {
 	fd, err := open(name)
 	if err != nil {
 		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
+	regular, size, err := fileType(fd)
+	switch {
+	case err != nil:
+		return nil, 0, &fs.PathError{Op: "stat", Path: name, Err: err}
+	case !regular:
+		return nil, 0, ErrSpecial
+	case size > maxSize:
+		return nil, 0, ErrTooLarge
+	}
 	if r.buf == nil {
 		r.buf = make([]byte, initialBuffer)
+	}
+	if want := min(size+1, maxSize); want > int64(len(r.buf)) {
+		r.grow(int(want), 0)
 	}
 	sniffed := false
 	total := 0
 	for {
 		if total == len(r.buf) {
+			// Full: one byte more says whether the file goes on.
+			var probe [1]byte
+			k, err := read(fd, probe[:])
+			if err != nil {
+				return nil, int64(total), &fs.PathError{Op: "read", Path: name, Err: err}
+			}
+			if k == 0 {
+				break
+			}
 			if int64(total) >= maxSize {
-				// Exactly at the cap: a one-byte probe tells a file of
-				// exactly maxSize bytes from a larger one without a
-				// buffer one byte over the cap.
-				var probe [1]byte
-				m, err := read(fd, probe[:])
-				if err != nil {
-					return nil, int64(total), &fs.PathError{Op: "read", Path: name, Err: err}
-				}
-				if m > 0 || int64(total) > maxSize {
-					return nil, int64(total + m), ErrTooLarge
-				}
-				if !sniffed && bytes.IndexByte(r.buf[:min(total, sniff)], 0) >= 0 {
-					return nil, int64(total), ErrBinary
-				}
-				return r.buf[:total], int64(total), nil
+				return nil, int64(total + k), ErrTooLarge
 			}
-			if r.BeforeGrow != nil {
-				r.BeforeGrow()
-			}
-			// Double, but never past the cap.
-			grown := make([]byte, min(2*len(r.buf), int(maxSize)))
-			copy(grown, r.buf[:total])
-			r.buf = grown
+			r.grow(int(min(2*int64(len(r.buf)), maxSize)), total)
+			r.buf[total] = probe[0]
+			total++
+			continue
 		}
-		space := min(len(r.buf)-total, maxRead)
-		m, err := read(fd, r.buf[total:total+space])
+		k, err := read(fd, r.buf[total:min(len(r.buf), total+maxRead)])
 		if err != nil {
 			return nil, int64(total), &fs.PathError{Op: "read", Path: name, Err: err}
 		}
-		total += m
-		// A regular file's short read is its end: taking it so saves the
-		// read call that would return 0, one of the three WASI calls a file
-		// costs.
-		eof := m < space
-		if int64(total) > maxSize {
-			return nil, int64(total), ErrTooLarge
+		if k == 0 {
+			break
 		}
-		if !sniffed && (total >= sniff || eof) {
+		total += k
+		if err := m.Spend(k / 8); err != nil { // a read is cheap work for the module
+			return nil, int64(total), err
+		}
+		if !sniffed && total >= sniff {
 			sniffed = true
-			if bytes.IndexByte(r.buf[:min(total, sniff)], 0) >= 0 {
+			if bytes.IndexByte(r.buf[:sniff], 0) >= 0 {
 				return nil, int64(total), ErrBinary
 			}
 		}
-		if eof {
-			return r.buf[:total], int64(total), nil
-		}
 	}
+	if !sniffed && bytes.IndexByte(r.buf[:total], 0) >= 0 {
+		return nil, int64(total), ErrBinary
+	}
+	return r.buf[:total], int64(total), nil
+}
+
+// grow replaces the buffer with one of n bytes holding its first keep.
+func (r *Reader) grow(n, keep int) {
+	if r.BeforeGrow != nil {
+		r.BeforeGrow()
+	}
+	grown := make([]byte, n)
+	copy(grown, r.buf[:keep])
+	r.buf = grown
 }
 
 // Lines calls fn for each line of buf that m matches, in order, with its
-// 1-based number, its bytes (without the line terminator) and the offset of
-// the match in the line (0 when only the line-level check located it). fn
-// returns false to stop.
-func Lines(buf []byte, m Matcher, fn func(number int, line []byte, col int) bool) {
+// 1-based number, its bytes (without the line terminator) and, when locate
+// is set, the offset of the first match in the line (else -1). fn returns
+// false to stop. It returns the meter's error if the meter stopped it.
+func Lines(buf []byte, m Matcher, mt *meter.Meter, locate bool, fn func(number int, line []byte, col int) bool) error {
 	pos, number, counted := 0, 1, 0
-	for pos <= len(buf) {
-		s, _ := m.Find(buf[pos:])
-		if s < 0 {
-			return
+	for pos < len(buf) {
+		start, end, err := m.NextLine(buf, pos, mt)
+		if err != nil {
+			return err
 		}
-		s += pos
-		start := pos + bytes.LastIndexByte(buf[pos:s], '\n') + 1
-		end := bytes.IndexByte(buf[s:], '\n')
-		if end < 0 {
-			end = len(buf)
-		} else {
-			end += s
+		if start < 0 {
+			return nil
 		}
-		if start == len(buf) {
-			return // past a final newline, or an empty file: no line here
+		n, err := meter.CountByte(mt, buf[counted:start], '\n')
+		if err != nil {
+			return err
 		}
+		number += n
+		counted = start
 		line := buf[start:end]
-		if m.MatchLine(line) {
-			number += bytes.Count(buf[counted:start], []byte{'\n'})
-			counted = start
-			col := s - start
-			if col > len(line) {
-				col = 0
+		col := -1
+		if locate {
+			if col, _, err = m.Locate(line, mt); err != nil {
+				return err
 			}
-			if !fn(number, line, col) {
-				return
-			}
+		}
+		if !fn(number, line, col) {
+			return nil
 		}
 		pos = end + 1
 	}
+	return nil
 }
 
-func open(name string) (int, error) {
-	for {
-		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
-}
-
+// read reads into b, retrying an interrupted call. A file opened without
+// blocking answers EAGAIN on a runtime whose reads are streams (the WASI
+// 0.2 command adapter): it is made blocking then, once, and read again; a
+// regular file never blocks for long, and it was checked to be one.
 func read(fd int, b []byte) (int, error) {
+	madeBlocking := false
 	for {
 		n, err := syscall.Read(fd, b)
-		if err != syscall.EINTR {
-			return max(n, 0), err
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN && !madeBlocking:
+			madeBlocking = true
+			if syscall.SetNonblock(fd, false) == nil {
+				continue
+			}
 		}
+		return max(n, 0), err
 	}
 }

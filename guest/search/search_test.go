@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,10 +22,13 @@ func lines(t *testing.T, pattern, text string) []string {
 		t.Fatal(err)
 	}
 	var got []string
-	search.Lines([]byte(text), m, func(n int, line []byte, col int) bool {
+	err = search.Lines([]byte(text), m, nil, true, func(n int, line []byte, col int) bool {
 		got = append(got, fmt.Sprintf("%d:%d:%s", n, col, line))
 		return true
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return got
 }
 
@@ -43,6 +47,7 @@ func TestLines(t *testing.T) {
 		{name: "dollar before newline", pattern: `b$`, text: "ab\nbc", want: []string{"1:1:ab"}},
 		{name: "crlf is content", pattern: `b$`, text: "ab\r\n", want: nil},
 		{name: "one report per line", pattern: "a", text: "aaa\n", want: []string{"1:0:aaa"}},
+		{name: "column of the real match, not of the literal", pattern: `needle\d`, text: "needlex needle7\n", want: []string{"1:8:needlex needle7"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +68,12 @@ func TestRead(t *testing.T) {
 		"late-nul": strings.Repeat("a", 9000) + "\x00",
 		"big":      big,
 		"link":     "->text",
+		"fifo":     "",
 	})
+	os.Remove(filepath.Join(dir, "fifo"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		file    string
@@ -82,13 +92,14 @@ func TestRead(t *testing.T) {
 		{name: "grown to exactly the cap", file: "big", maxSize: 600 << 10, want: big},
 		{name: "one past a grown cap", file: "big", maxSize: 600<<10 - 1, err: search.ErrTooLarge},
 		{name: "symlink not followed", file: "link", maxSize: 100, err: syscall.ELOOP},
+		{name: "a FIFO is opened without blocking and refused", file: "fifo", maxSize: 100, err: search.ErrSpecial},
 	}
 	var r search.Reader
 	grew := 0
 	r.BeforeGrow = func() { grew++ }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data, _, err := r.Read(filepath.Join(dir, tt.file), tt.maxSize, 8192)
+			data, _, err := r.Read(filepath.Join(dir, tt.file), tt.maxSize, 8192, nil)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -103,27 +114,27 @@ func TestRead(t *testing.T) {
 	if grew == 0 {
 		t.Error("BeforeGrow never ran")
 	}
-	if _, _, err := r.Read(filepath.Join(dir, "missing"), 10, 10); !errors.Is(err, os.ErrNotExist) {
+	if _, _, err := r.Read(filepath.Join(dir, "missing"), 10, 10, nil); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }
 
-// naive is the reference: every line, checked by MatchLine alone.
-func naive(m search.Matcher, text string) []int {
-	var out []int
+// naive is the oracle: Go's regexp run on each line by itself.
+func naive(re *regexp.Regexp, text string) []string {
+	var out []string
 	if text == "" {
 		return nil
 	}
 	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		if m.MatchLine([]byte(l)) {
-			out = append(out, i+1)
+		if loc := re.FindStringIndex(l); loc != nil {
+			out = append(out, fmt.Sprintf("%d:%d", i+1, loc[0]))
 		}
 	}
 	return out
 }
 
-// FuzzLines checks Lines, with the matcher's prefilters, against checking
-// every line: a prefilter may only skip lines that cannot match.
+// FuzzLines checks Lines (line numbers and match columns, through the
+// matcher's prefilters and lazy DFA) against Go's regexp run line by line.
 func FuzzLines(f *testing.F) {
 	for _, seed := range []struct{ p, text string }{
 		{`func \w+_init\(`, "x\nfunc a_init(\nfunc _init(\n"},
@@ -131,6 +142,7 @@ func FuzzLines(f *testing.F) {
 		{`(?i)mask`, "MASK\nma\u212Ak\n"},
 		{`ab+c`, "abbbc\nac\n"},
 		{`^$`, "\n\n"},
+		{`a[^b]*c`, "a\nc\nazc\n"},
 	} {
 		f.Add(seed.p, seed.text, false)
 		f.Add(seed.p, seed.text, true)
@@ -144,10 +156,23 @@ func FuzzLines(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var got []int
-		search.Lines([]byte(text), m, func(n int, _ []byte, _ int) bool { got = append(got, n); return true })
-		if want := naive(m, text); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("Lines = %v, every line = %v", got, want)
+		if fold {
+			pattern = "(?i)" + pattern
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Fatalf("CompileLine took %q, regexp refuses it: %v", pattern, err)
+		}
+		var got []string
+		err = search.Lines([]byte(text), m, nil, true, func(n int, _ []byte, col int) bool {
+			got = append(got, fmt.Sprintf("%d:%d", n, col))
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := naive(re, text); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("Lines = %v, regexp line by line = %v", got, want)
 		}
 	})
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 	"time"
 
+	"github.com/rootbound/rootbound/guest/meter"
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/guest/walk"
 )
@@ -18,9 +18,10 @@ import (
 // a response.
 const maxProblemLines = 20
 
-// clockEvery is how many entries pass between two looks at the clock: a
-// look is a WASI call, and 64 entries take well under a millisecond.
-const clockEvery = 64
+// entryCost is what visiting one directory entry charges the meter, in its
+// units (about a byte scanned each): with meter.Interval, the clock is read
+// at least every 1,024 entries, which take well under a millisecond.
+const entryCost = meter.Interval / 1024
 
 // call is the state of one request: its limits, its counters and the lines
 // it has written.
@@ -34,9 +35,13 @@ type call struct {
 	maxEntries int64
 	maxBytes   int64
 	maxSize    int64
+	maxOutput  int64 // bytes of item lines; 0: no bound
+	output     int64 // bytes of item lines written
 	entries    int64
+	meter      *meter.Meter
 
-	max      int // max results
+	max      int  // max results
+	capped   bool // truncated by maxOutput, not by max
 	done     protocol.Done
 	err      *protocol.Error
 	started  bool // past validation: an error now means partial, not failed
@@ -48,9 +53,9 @@ type call struct {
 // discarded) and returns the call, ready to finish.
 func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bufio.Writer) *call {
 	c := &call{enc: enc, bw: bw, now: s.now, maxSize: protocol.DefaultMaxFileSize}
+	c.meter = meter.New(c.checkClock)
 	if tooLong {
-		c.err = protocol.NewError(protocol.CodeInvalidArgument,
-			fmt.Sprintf("protocol: request line longer than %d bytes", protocol.MaxLineBytes))
+		c.err = protocol.ErrLineTooLong()
 		return c
 	}
 	req, perr := protocol.DecodeRequest(line)
@@ -60,14 +65,14 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		return c
 	}
 	if l := req.Limits; l != nil {
-		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 {
+		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 || l.MaxOutputBytes < 0 {
 			c.err = protocol.NewError(protocol.CodeInvalidArgument, "protocol: limits must not be negative")
 			return c
 		}
 		if l.DeadlineMS > 0 {
 			c.deadline = s.now().Add(time.Duration(l.DeadlineMS) * time.Millisecond)
 		}
-		c.maxEntries, c.maxBytes = l.MaxEntries, l.MaxBytes
+		c.maxEntries, c.maxBytes, c.maxOutput = l.MaxEntries, l.MaxBytes, l.MaxOutputBytes
 		if l.MaxFileSize > 0 {
 			c.maxSize = l.MaxFileSize
 		}
@@ -94,20 +99,20 @@ func (c *call) maxResults(n int) *protocol.Error {
 	return nil
 }
 
-// check runs between entries: the entry budget, and the clock every
-// clockEvery entries.
+// check runs before each entry: the entry budget, and the meter.
 func (c *call) check() error {
 	c.entries++
 	if c.maxEntries > 0 && c.entries > c.maxEntries {
 		return protocol.NewError(protocol.CodeBudget,
 			fmt.Sprintf("work budget spent: %d directory entries visited", c.maxEntries))
 	}
-	if c.entries%clockEvery == 0 {
-		return c.checkClock()
-	}
-	return nil
+	return c.meter.Spend(entryCost)
 }
 
+// checkClock is the meter's check: it reads the clock (a host call, which
+// also lets a wazero host's garbage collector stop the world) and ends the
+// call at its deadline. A host that cancels a call moves the module's clock
+// past every deadline, so this is also where a cancellation is noticed.
 func (c *call) checkClock() error {
 	if !c.deadline.IsZero() && !c.now().Before(c.deadline) {
 		return protocol.NewError(protocol.CodeDeadline, "deadline reached before the search finished")
@@ -126,14 +131,39 @@ func (c *call) addBytes(n int64) error {
 }
 
 // emit sends one result, or ends the walk when max results were sent and
-// another one turned up.
+// another one turned up, or when this one would take the answer's item
+// lines past maxOutput bytes.
 func (c *call) emit(it *protocol.Item) error {
 	if c.done.Results == c.max {
 		c.done.Truncated = true
 		return walk.SkipAll
 	}
+	if c.writeErr != nil {
+		return c.writeErr
+	}
+	b, err := c.enc.Marshal(&protocol.Line{ID: c.id, Item: it})
+	if err != nil {
+		c.writeErr = err
+		return err
+	}
+	if c.maxOutput > 0 && c.output+int64(len(b)) > c.maxOutput {
+		c.done.Truncated, c.capped = true, true
+		return walk.SkipAll
+	}
+	c.output += int64(len(b))
 	c.done.Results++
-	return c.write(&protocol.Line{ID: c.id, Item: it})
+	c.writeErr = c.enc.Write(b)
+	return c.writeErr
+}
+
+// narrow says how to get fewer results once an answer was truncated; what
+// says what matched ("files match \"*.go\"", "lines match").
+func (c *call) narrow(what, where, how string) {
+	if c.capped {
+		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s", c.maxOutput, c.done.Results, what, where, how)
+		return
+	}
+	c.done.Narrow = fmt.Sprintf("more than %d %s in %s: %s, or raise max_results", c.max, what, where, how)
 }
 
 func (c *call) write(l *protocol.Line) error {
@@ -143,12 +173,13 @@ func (c *call) write(l *protocol.Line) error {
 	return c.writeErr
 }
 
-// problem records a path that could not be read. A revoked mount (the host
-// cancelled the call: every file system call fails with ENOTSUP) ends the
-// call instead.
+// problem records a path that could not be read, and the search goes on.
+// Any errno may be a file's own (FUSE, /proc and /sys produce them all), so
+// none is taken for the host's doing: the clock is looked at first, and a
+// host that cancelled the call has moved it past the deadline.
 func (c *call) problem(display string, err error) error {
-	if errors.Is(err, syscall.ENOTSUP) {
-		return protocol.NewError(protocol.CodeCancelled, "the host cancelled the call")
+	if err := c.meter.Check(); err != nil {
+		return err
 	}
 	c.done.Skipped.Unreadable++
 	if c.problems >= maxProblemLines {

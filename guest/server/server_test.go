@@ -192,14 +192,14 @@ func TestServeProtocolErrors(t *testing.T) {
 
 func TestServeDeadline(t *testing.T) {
 	spec := map[string]string{}
-	for i := 0; i < 500; i++ {
+	for i := 0; i < 3000; i++ {
 		spec["d/"+itoa(i)] = "x\n"
 	}
 	dir := testtree.New(t, spec)
 	s, _ := New([]Root{{Name: "/w", Dir: dir}})
 	start := time.Now()
 	// The clock stands still for the request and the two directories, then
-	// jumps past the deadline: the next look (after 64 entries) ends the call.
+	// jumps past the deadline: the next look (after 1,024 entries) ends the call.
 	ticks := 0
 	s.now = func() time.Time {
 		if ticks++; ticks <= 3 {
@@ -208,11 +208,11 @@ func TestServeDeadline(t *testing.T) {
 		return start.Add(time.Hour)
 	}
 	var out bytes.Buffer
-	_ = s.Serve(strings.NewReader(`{"v":1,"id":"1","glob":{"pattern":"*","max_results":1000},"limits":{"deadline_ms":1000}}`+"\n"), &out)
+	_ = s.Serve(strings.NewReader(`{"v":1,"id":"1","glob":{"pattern":"*","max_results":10000},"limits":{"deadline_ms":1000}}`+"\n"), &out)
 	var last protocol.Line
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	_ = json.Unmarshal([]byte(lines[len(lines)-1]), &last)
-	if last.Done.Status != "partial" || last.Done.Error.Code != "deadline" || last.Done.Results == 0 || last.Done.Results >= 500 {
+	if last.Done.Status != "partial" || last.Done.Error.Code != "deadline" || last.Done.Results == 0 || last.Done.Results >= 3000 {
 		t.Errorf("done %+v, want partial with some results and a deadline error", last.Done)
 	}
 }

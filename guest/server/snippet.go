@@ -12,6 +12,7 @@ func snippet(line []byte, col int) string {
 	if len(line) <= MaxLineBytes {
 		return string(line)
 	}
+	col = max(col, 0)
 	start := col - MaxLineBytes/2
 	if start < 0 {
 		start = 0

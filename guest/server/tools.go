@@ -45,9 +45,11 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	if !ok {
 		return
 	}
+	g.Meter = c.meter
 	w := &walk.Walker{
 		Check: c.check,
-		Enter: c.checkClock,
+		Enter: c.meter.Check,
+		Meter: c.meter,
 		File: func(rel, _ string) error {
 			if !g.Match(rel) {
 				return nil
@@ -58,7 +60,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	}
 	c.end(w.Walk(sc.full), w)
 	if c.done.Truncated {
-		c.done.Narrow = fmt.Sprintf("more than %d files match %q in %s: narrow the pattern or the path, or raise max_results", c.max, a.Pattern, sc.label())
+		c.narrow(fmt.Sprintf("files match %q", a.Pattern), sc.label(), "narrow the pattern or the path")
 	}
 }
 
@@ -74,6 +76,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 			c.err = patternError(err)
 			return
 		}
+		filter.Meter = c.meter
 	}
 	mode := a.OutputMode
 	switch mode {
@@ -92,7 +95,8 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r := &search.Reader{BeforeGrow: func() { _ = c.bw.Flush() }}
 	w := &walk.Walker{
 		Check:   c.check,
-		Enter:   c.checkClock,
+		Enter:   c.meter.Check,
+		Meter:   c.meter,
 		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
 	}
 	w.File = func(rel, full string) error {
@@ -102,28 +106,30 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
 		}
-		data, n, err := r.Read(full, c.maxSize, protocol.BinarySniffBytes)
+		data, n, err := r.Read(full, c.maxSize, protocol.BinarySniffBytes, c.meter)
 		c.done.Stats.FilesRead++
 		if berr := c.addBytes(n); berr != nil {
 			return berr
 		}
 		switch {
+		case c.meter.Err() != nil:
+			return c.meter.Err()
 		case errors.Is(err, search.ErrBinary):
 			c.done.Skipped.Binary++
 			return nil
 		case errors.Is(err, search.ErrTooLarge):
 			c.done.Skipped.TooLarge++
 			return nil
+		case errors.Is(err, search.ErrSpecial):
+			c.done.Skipped.Special++
+			return nil
 		case err != nil:
 			return c.problem(sc.display(rel), err)
-		}
-		if err := c.checkClock(); err != nil {
-			return err
 		}
 		display := protocol.Data(sc.display(rel))
 		var emitErr error
 		count := 0
-		search.Lines(data, m, func(number int, line []byte, col int) bool {
+		lerr := search.Lines(data, m, c.meter, mode == protocol.ModeContent, func(number int, line []byte, col int) bool {
 			switch mode {
 			case protocol.ModeFiles:
 				emitErr = c.emit(&protocol.Item{Path: display})
@@ -137,6 +143,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 				return true
 			}
 		})
+		if lerr != nil {
+			return lerr
+		}
 		if mode == protocol.ModeCount && count > 0 {
 			emitErr = c.emit(&protocol.Item{Path: display, Count: count})
 		}
@@ -145,6 +154,6 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	c.end(w.Walk(sc.full), w)
 	if c.done.Truncated {
 		what := map[string]string{protocol.ModeFiles: "files", protocol.ModeContent: "lines", protocol.ModeCount: "files"}[mode]
-		c.done.Narrow = fmt.Sprintf("more than %d %s match in %s: narrow the pattern, the path or the glob filter, or raise max_results", c.max, what, sc.label())
+		c.narrow(what+" match", sc.label(), "narrow the pattern, the path or the glob filter")
 	}
 }

@@ -5,8 +5,6 @@ package walk
 import (
 	"encoding/binary"
 	"errors"
-	"slices"
-	"strings"
 	"syscall"
 )
 
@@ -50,6 +48,7 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 			off += header + namlen
 			cookie = next
 			read++
+			_ = w.Meter.Spend(32 + namlen)
 			if name == "." || name == ".." {
 				continue
 			}
@@ -68,7 +67,7 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 			readdirBuf = make([]byte, maxReaddirBuffer)
 		}
 	}
-	slices.SortFunc(out, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
+	w.sortEntries(out)
 	return out, nil
 }
 

@@ -13,7 +13,11 @@ package walk
 import (
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/rootbound/rootbound/guest/meter"
 )
 
 // SkipAll, returned by File, ends the walk without an error.
@@ -42,6 +46,10 @@ type Walker struct {
 	// Problem receives a directory that could not be read. A non-nil
 	// return ends the walk with that error; nil goes on with the next entry.
 	Problem func(rel string, err error) error
+	// Meter, if set, is charged for listing and sorting directories, so a
+	// directory of 100,000 entries still lets the call look at its
+	// deadline while it is sorted.
+	Meter *meter.Meter
 
 	Dirs    int64 // directories read
 	Files   int64 // regular files handed to File
@@ -64,6 +72,19 @@ const (
 	kindSymlink
 	kindSpecial // FIFO, socket, device, or a type the runtime does not know
 )
+
+// sortEntries sorts a directory's entries by name, charging the meter as
+// it compares (a sort cannot stop half-way; the charges keep the host calls
+// coming, and the caller sees the meter's error at the next entry).
+func (w *Walker) sortEntries(out []dirent) {
+	compares := 0
+	slices.SortFunc(out, func(a, b dirent) int {
+		if compares++; compares&1023 == 0 {
+			_ = w.Meter.Spend(1024 * 32)
+		}
+		return strings.Compare(a.name, b.name)
+	})
+}
 
 // Walk walks the directory root. It returns nil when the walk ended, by
 // itself or by SkipAll, and the first error a callback returned otherwise.

@@ -109,9 +109,12 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	}
 	defer r.Close(context.Background())
 
+	// Results print as they arrive: the first ones show at once, and memory
+	// stays flat however many there are.
+	out := newPrinter(stdout, prefix, o.json)
 	var res *host.Result
 	if tool == "glob" {
-		res, _ = r.Glob(ctx, host.GlobArgs{Pattern: pos[0], MaxResults: o.max})
+		res, _ = r.GlobEach(ctx, host.GlobArgs{Pattern: pos[0], MaxResults: o.max}, out.item)
 	} else {
 		a := host.GrepArgs{Pattern: pos[0], Literal: o.fixed, Glob: o.glob, MaxResults: o.max, OutputMode: protocol.ModeContent}
 		switch {
@@ -126,17 +129,13 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		case o.smartCase:
 			a.Case = protocol.CaseSmart
 		}
-		res, _ = r.Grep(ctx, a)
+		res, _ = r.GrepEach(ctx, a, out.item)
 	}
-	if o.json {
-		printJSON(stdout, res)
-	} else {
-		printText(stdout, stderr, res, prefix)
-	}
+	out.finish(stderr, res)
 	switch {
 	case res.Done.Error != nil:
 		return 2
-	case len(res.Items) == 0:
+	case out.found == 0:
 		return 1
 	}
 	return 0
@@ -162,24 +161,65 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func printText(stdout, stderr io.Writer, res *host.Result, prefix string) {
-	// Buffered: one write per result would dominate a run that prints ten
-	// thousand paths.
-	w := bufio.NewWriterSize(stdout, 64<<10)
-	for _, it := range res.Items {
-		p := escape.Path(prefix + string(it.Path))
+// printer writes results as rg and fd do (or the protocol's item lines,
+// with --json), buffered, and flushed at the first result and then at
+// least every flushEvery, so output shows while a long search runs.
+type printer struct {
+	w      *bufio.Writer
+	enc    *protocol.Encoder
+	prefix string
+	found  int
+	last   time.Time
+}
+
+const flushEvery = 100 * time.Millisecond
+
+func newPrinter(stdout io.Writer, prefix string, json bool) *printer {
+	p := &printer{w: bufio.NewWriterSize(stdout, 64<<10), prefix: prefix}
+	if json {
+		p.enc = protocol.NewEncoder(p.w)
+	}
+	return p
+}
+
+func (p *printer) item(it host.Item) error {
+	p.found++
+	if p.enc != nil {
+		if err := p.enc.Encode(&protocol.Line{ID: "1", Item: &it}); err != nil {
+			return err
+		}
+	} else {
+		path := escape.Path(p.prefix + string(it.Path))
 		switch {
 		case it.Text != nil:
-			fmt.Fprintf(w, "%s:%d:%s\n", p, it.LineNumber, escape.Line(string(*it.Text)))
+			fmt.Fprintf(p.w, "%s:%d:%s\n", path, it.LineNumber, escape.Line(string(*it.Text)))
 		case it.Count > 0:
-			fmt.Fprintf(w, "%s:%d\n", p, it.Count)
+			fmt.Fprintf(p.w, "%s:%d\n", path, it.Count)
 		default:
-			fmt.Fprintf(w, "%s\n", p)
+			fmt.Fprintf(p.w, "%s\n", path)
 		}
 	}
-	_ = w.Flush()
-	for _, p := range res.Problems {
-		fmt.Fprintf(stderr, "rootbound: %s: %s\n", escape.Path(prefix+string(p.Path)), p.Message)
+	if now := time.Now(); p.found == 1 || now.Sub(p.last) >= flushEvery {
+		p.last = now
+		return p.w.Flush()
+	}
+	return nil
+}
+
+// finish prints what the call says besides its results: problems,
+// truncation and errors (on stderr, or as protocol lines with --json).
+func (p *printer) finish(stderr io.Writer, res *host.Result) {
+	if p.enc != nil {
+		for i := range res.Problems {
+			_ = p.enc.Encode(&protocol.Line{ID: "1", Problem: &res.Problems[i]})
+		}
+		_ = p.enc.Encode(&protocol.Line{ID: "1", Done: &res.Done})
+		_ = p.w.Flush()
+		return
+	}
+	_ = p.w.Flush()
+	for _, pr := range res.Problems {
+		fmt.Fprintf(stderr, "rootbound: %s: %s\n", escape.Path(p.prefix+string(pr.Path)), pr.Message)
 	}
 	if res.Done.Truncated {
 		fmt.Fprintf(stderr, "rootbound: truncated at %d results: %s\n", res.Done.Results, res.Done.Narrow)
@@ -187,15 +227,4 @@ func printText(stdout, stderr io.Writer, res *host.Result, prefix string) {
 	if e := res.Done.Error; e != nil {
 		fmt.Fprintf(stderr, "rootbound: %s: %s\n", e.Code, e.Message)
 	}
-}
-
-func printJSON(stdout io.Writer, res *host.Result) {
-	enc := protocol.NewEncoder(stdout)
-	for i := range res.Items {
-		_ = enc.Encode(&protocol.Line{ID: "1", Item: &res.Items[i]})
-	}
-	for i := range res.Problems {
-		_ = enc.Encode(&protocol.Line{ID: "1", Problem: &res.Problems[i]})
-	}
-	_ = enc.Encode(&protocol.Line{ID: "1", Done: &res.Done})
 }
