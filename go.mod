@@ -3,7 +3,6 @@ module github.com/rootbound/rootbound
 go 1.26.8
 
 require (
-	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/bytecodealliance/wasmtime-go/v39 v39.0.1
 	github.com/tetratelabs/wazero v1.12.0
 	go.bytecodealliance.org v0.6.2
