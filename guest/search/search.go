@@ -78,7 +78,8 @@ func (r *Reader) Read(name string, maxSize int64, sniff int, m *meter.Meter) (da
 		r.buf = make([]byte, initialBuffer)
 	}
 	if want := min(size+1, maxSize); want > int64(len(r.buf)) {
-		r.grow(int(want), 0)
+		// Double at least, so a run of ever larger files grows it rarely.
+		r.grow(int(min(max(want, 2*int64(len(r.buf))), maxSize)), 0)
 	}
 	sniffed := false
 	total := 0

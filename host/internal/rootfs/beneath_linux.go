@@ -1,8 +1,10 @@
 package rootfs
 
 import (
+	"io/fs"
 	"os"
 
+	"github.com/tetratelabs/wazero/sys"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,17 +39,18 @@ func beneathFD(root *os.Root) int {
 
 const beneath = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 
-// openBeneath opens p below the directory fd.
-func openBeneath(fd int, p string, flags int) (*os.File, error) {
+// openBeneath opens p below the directory fd and returns the new
+// descriptor.
+func openBeneath(fd int, p string, flags int) (int, error) {
 	for {
 		nfd, err := unix.Openat2(fd, p, &unix.OpenHow{Flags: uint64(flags), Resolve: beneath})
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, &os.PathError{Op: "openat2", Path: p, Err: err}
+			return -1, &os.PathError{Op: "openat2", Path: p, Err: err}
 		}
-		return os.NewFile(uintptr(nfd), p), nil
+		return nfd, nil
 	}
 }
 
@@ -55,4 +58,50 @@ func closeFD(fd int) {
 	if fd >= 0 {
 		unix.Close(fd)
 	}
+}
+
+func readFD(fd int, buf []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, buf)
+		if err != unix.EINTR {
+			return max(n, 0), err
+		}
+	}
+}
+
+func preadFD(fd int, buf []byte, off int64) (int, error) {
+	for {
+		n, err := unix.Pread(fd, buf, off)
+		if err != unix.EINTR {
+			return max(n, 0), err
+		}
+	}
+}
+
+// fstat describes an open descriptor as wazero wants it.
+func fstat(fd int) (sys.Stat_t, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return sys.Stat_t{}, err
+	}
+	mode := fs.FileMode(st.Mode & 0o777)
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		mode |= fs.ModeDir
+	case unix.S_IFREG:
+	case unix.S_IFLNK:
+		mode |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		mode |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		mode |= fs.ModeSocket
+	case unix.S_IFCHR:
+		mode |= fs.ModeDevice | fs.ModeCharDevice
+	default:
+		mode |= fs.ModeDevice
+	}
+	return sys.Stat_t{
+		Dev: st.Dev, Ino: st.Ino, Mode: wasiType(mode), Nlink: uint64(st.Nlink), Size: st.Size,
+		Atim: st.Atim.Nano(), Mtim: st.Mtim.Nano(), Ctim: st.Ctim.Nano(),
+	}, nil
 }
