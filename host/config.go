@@ -57,6 +57,9 @@ type config struct {
 	cacheDir    *string
 	// maxResultBytes bounds the item lines a Result holds.
 	maxResultBytes int64
+	// closeOnContextDone turns on wazero's own interruption, for the
+	// benchmark that compares it with the clock's (never set otherwise).
+	closeOnContextDone bool
 }
 
 // NewConfig returns the default configuration, with no roots.

@@ -10,12 +10,17 @@
 // instantiating takes 5–10 ms, so instances stay warm and are reused, one per
 // concurrent call; a call on a warm instance costs about 0.6 ms.
 //
-// Limits: the module enforces a call's deadline and work budget itself,
-// between files and entries, because wazero's WithCloseOnContextDone (which
-// could interrupt it) slows CPU-bound guest code 4–17×. Should the module
-// overrun, the host revokes its mounts (every file system call fails, which
-// ends a call within a file), and as a last resort abandons the instance and
-// starts another. A module that reaches its memory cap dies and is replaced.
+// Limits: the module enforces a call's deadline and work budget itself: its
+// matching is linear in what it matches, and every long loop reads the
+// clock every millisecond or so of work (package guest/meter), because
+// wazero's WithCloseOnContextDone (which could interrupt it) slows CPU-bound
+// guest code 6–7×. The clock is also the host's way in: past the deadline,
+// or when the caller's context ends, the host moves the instance's clock
+// past the deadline and revokes its mounts, so the module ends the call at
+// its next read; should it not, the host kills the instance at the read
+// after, and starts another. A module that reaches its memory cap dies and
+// is replaced. What a Result holds is capped in bytes (WithMaxResultBytes);
+// GlobEach and GrepEach hold nothing.
 package host
 
 import (
@@ -71,7 +76,8 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		}
 		r.roots = append(r.roots, dir)
 	}
-	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.memory >> 16))
+	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.memory >> 16)).
+		WithCloseOnContextDone(c.closeOnContextDone)
 	if cache, err := c.compilationCache(); err == nil && cache != nil {
 		rc = rc.WithCompilationCache(cache)
 	}
@@ -177,8 +183,8 @@ func (r *Runner) discard(inst *instance) {
 var ErrClosed = errors.New("host: runner closed")
 
 // closeWait bounds how long Close waits for instances to exit. An idle
-// instance exits at once when its stdin closes; a busy one within a file,
-// since its mounts are revoked.
+// instance exits at once when its stdin closes; a busy one is killed at its
+// next clock read, within milliseconds.
 const closeWait = 2 * time.Second
 
 // Close stops every instance, waits for them to exit, and releases the

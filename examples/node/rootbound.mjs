@@ -50,7 +50,7 @@ const MAX_LINE = 1 << 20;
 // How long past a request's deadline the module has to answer by itself
 // before its worker is terminated. The module looks at its clock at least
 // every millisecond or so of work.
-const deadlineGrace = 50;
+const deadlineGrace = 30;
 // How long a fresh worker may take to start the module and read a request.
 const startupLimit = 10000;
 

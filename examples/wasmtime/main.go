@@ -209,7 +209,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 // deadlineGrace is how long past its deadline a request may run before the
 // epoch stops it: the module answers at its deadline by itself, looking at
 // its clock at least every millisecond or so of work.
-const deadlineGrace = 50 * time.Millisecond
+const deadlineGrace = 30 * time.Millisecond
 
 // copyLines copies the complete lines of the answer file to out (a module
 // stopped by the runtime may have left half a line) and counts the item

@@ -20,7 +20,12 @@ import (
 //
 // It steps over runes, not bytes, so it needs no UTF-8 automaton: ASCII
 // bytes index a table per state, other runes a small map. Invalid UTF-8
-// decodes to U+FFFD one byte at a time, as in Go's regexp.
+// decodes to U+FFFD one byte at a time, as in Go's regexp. ASCII bytes that
+// no instruction tells apart share a class and a column of the table, as in
+// RE2: `[a-z]{1000}[0-9]` has five classes, not 128 bytes, so a state is a
+// few dozen bytes and a cache of thousands of them stays small (and cheap
+// for the module's garbage collector, which would otherwise scan 1 KiB of
+// pointers per state).
 //
 // Empty-width assertions (^ $ \A \z \b \B) depend on the characters on both
 // sides of a position, so a state records what it knows of the previous
@@ -31,6 +36,9 @@ type dfa struct {
 	prog     *syntax.Prog
 	anchored bool // matches start only at the search's start
 	isWord   func(rune) bool
+
+	classOf  [utf8.RuneSelf]uint8 // ASCII byte -> its column in dstate.next
+	nclasses int
 
 	cache     map[string]*dstate
 	cacheCost int
@@ -48,7 +56,7 @@ type dfa struct {
 type dstate struct {
 	insts []uint32
 	flags uint8
-	next  [utf8.RuneSelf]*dstate
+	next  []*dstate // by byte class, for ASCII
 	other map[rune]*dstate
 	eot   uint8 // 0: not computed; eotNoMatch; eotMatch
 }
@@ -69,8 +77,9 @@ const (
 const eot = -1
 
 // maxCacheCost bounds the memory of a DFA's state cache, in bytes. A state
-// costs its transition table (1 KiB) and its instruction set. 4 MiB holds
-// about 3,500 states: a source-code search needs tens.
+// costs its transition table (8 bytes a class) and its instruction set (4
+// bytes an instruction): 4 MiB holds tens of thousands of states for most
+// patterns, where a source-code search needs tens.
 const maxCacheCost = 4 << 20
 
 // Start kinds: what precedes the position a search starts at.
@@ -85,7 +94,61 @@ func newDFA(prog *syntax.Prog, anchored bool, isWord func(rune) bool) *dfa {
 	d := &dfa{prog: prog, anchored: anchored, isWord: isWord, cache: map[string]*dstate{}}
 	d.q0.init(len(prog.Inst))
 	d.q1.init(len(prog.Inst))
+	d.byteClasses()
 	return d
+}
+
+// byteClasses partitions the ASCII bytes into classes no instruction, word
+// test or line end tells apart. Each distinct rune instruction refines the
+// partition once (a program of `[a-z]{1000}` has one distinct instruction).
+func (d *dfa) byteClasses() {
+	refine := func(test func(c rune) bool) {
+		var remap [2 * utf8.RuneSelf]int16
+		for i := range remap {
+			remap[i] = -1
+		}
+		n := 0
+		for c := range utf8.RuneSelf {
+			k := 2 * int(d.classOf[c])
+			if test(rune(c)) {
+				k++
+			}
+			if remap[k] < 0 {
+				remap[k] = int16(n)
+				n++
+			}
+			d.classOf[c] = uint8(remap[k])
+		}
+		d.nclasses = n
+	}
+	refine(func(c rune) bool { return c == '\n' })
+	refine(d.isWord)
+	// Repeated classes share their rune slice: tell instructions apart by
+	// it, not by its (possibly long) contents.
+	type instKey struct {
+		op    syntax.InstOp
+		arg   uint32
+		runes *rune
+		n     int
+	}
+	seen := map[instKey]bool{}
+	for i := range d.prog.Inst {
+		inst := &d.prog.Inst[i]
+		switch inst.Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		default:
+			continue
+		}
+		key := instKey{op: inst.Op, arg: inst.Arg, n: len(inst.Rune)}
+		if len(inst.Rune) > 0 {
+			key.runes = &inst.Rune[0]
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		refine(inst.MatchRune)
+	}
 }
 
 // start returns the state a search begins in.
@@ -147,7 +210,7 @@ func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
 			var n *dstate
 			size := 1
 			if c < utf8.RuneSelf {
-				n = s.next[c]
+				n = s.next[d.classOf[c]]
 				if n == nil {
 					n = d.step(s, rune(c), m)
 					if n == nil {
@@ -286,7 +349,7 @@ func (d *dfa) step(s *dstate, c rune, m *meter.Meter) *dstate {
 	}
 	n := d.intern(&d.q1, flags)
 	if c < utf8.RuneSelf {
-		s.next[c] = n
+		s.next[d.classOf[c]] = n
 	} else {
 		if s.other == nil {
 			s.other = map[rune]*dstate{}
@@ -342,13 +405,13 @@ func (d *dfa) intern(q *sparseSet, flags uint8) *dstate {
 	if s, ok := d.cache[string(key)]; ok {
 		return s
 	}
-	cost := 1100 + 8*len(insts)
+	cost := 96 + 8*d.nclasses + 4*len(insts)
 	if d.cacheCost+cost > maxCacheCost {
 		clear(d.cache)
 		d.starts = [4]*dstate{}
 		d.cacheCost = 0
 	}
-	s := &dstate{insts: slices.Clone(insts), flags: flags}
+	s := &dstate{insts: slices.Clone(insts), flags: flags, next: make([]*dstate, d.nclasses)}
 	d.cache[string(key)] = s
 	d.cacheCost += cost
 	return s

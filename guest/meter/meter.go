@@ -16,7 +16,7 @@
 package meter
 
 // Interval is how many units pass between two checks.
-const Interval = 1 << 18
+const Interval = 1 << 16
 
 // Meter counts units of work and checks a call's limits every Interval
 // units. The first error a check returns sticks: every later Spend returns

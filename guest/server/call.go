@@ -20,8 +20,8 @@ const maxProblemLines = 20
 
 // entryCost is what visiting one directory entry charges the meter, in its
 // units (about a byte scanned each): with meter.Interval, the clock is read
-// at least every 1,024 entries, which take well under a millisecond.
-const entryCost = meter.Interval / 1024
+// at least every 256 entries, which take well under a millisecond.
+const entryCost = meter.Interval / 256
 
 // call is the state of one request: its limits, its counters and the lines
 // it has written.

@@ -199,7 +199,7 @@ func TestServeDeadline(t *testing.T) {
 	s, _ := New([]Root{{Name: "/w", Dir: dir}})
 	start := time.Now()
 	// The clock stands still for the request and the two directories, then
-	// jumps past the deadline: the next look (after 1,024 entries) ends the call.
+	// jumps past the deadline: the next look (after 256 entries) ends the call.
 	ticks := 0
 	s.now = func() time.Time {
 		if ticks++; ticks <= 3 {

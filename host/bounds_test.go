@@ -1,0 +1,760 @@
+package host
+
+// The bounded-work part of the hostile suite: patterns built to run for
+// minutes (exponential glob shapes, regexes with no literal over large
+// files and long lines), a tree whose regular file turns into a FIFO or a
+// device while it is searched, and a search with a million results. Every
+// runtime runs every case, and for each call:
+//
+//   - it ends within its deadline + 100 ms;
+//   - in the library, a ticker goroutine in the same process never waits
+//     more than 50 ms, while another goroutine allocates all the time (so
+//     the garbage collector keeps asking to stop the world);
+//   - no CPU is spent on it once it has returned (measured over 200 ms);
+//   - the Runner (or the process host) closes cleanly afterwards.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+const (
+	maxTickerGap = 50 * time.Millisecond
+	maxCPUAfter  = 40 * time.Millisecond // over cpuWindow, whatever the runtime does in the background
+	cpuWindow    = 200 * time.Millisecond
+)
+
+// boundsTree writes the trees of the bounded-work cases under a temporary
+// directory: names/ (long names), text/ (large files and long lines).
+func boundsTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	spec := map[string]string{}
+	for i := 0; i < 50; i++ {
+		spec[fmt.Sprintf("names/%s%02d.txt", strings.Repeat("a", 200), i)] = "x\n"
+	}
+	spec["names/zz"] = "x\n"
+	testtree.Write(t, root, spec)
+	rng := rand.New(rand.NewPCG(1, 2))
+	write := func(name string, size int, fill func(b []byte)) {
+		b := make([]byte, size)
+		fill(b)
+		if err := os.WriteFile(filepath.Join(root, "text", name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(root, "text"), 0o755)
+	// One 1 MiB line of letters: [a-z]{1000} runs along all of it.
+	write("letters.txt", 1<<20, func(b []byte) {
+		for i := range b {
+			b[i] = 'a' + byte(i%26)
+		}
+	})
+	// 7 MiB of random a and b, lines of 1,000: a DFA for (a|b)*a(a|b){20}
+	// has 2^20 states; each byte may need a new one.
+	write("ab.txt", 7<<20, func(b []byte) {
+		for i := range b {
+			b[i] = "ab"[rng.IntN(2)]
+			if i%1000 == 999 {
+				b[i] = '\n'
+			}
+		}
+	})
+	// A 5 MiB line of words.
+	words := []string{"lorem ", "ipsum ", "dolor ", "sit ", "amet ", "σίσυφος ", "ΣΊΣΥΦΟΣ ", "todo "}
+	write("words.txt", 5<<20, func(b []byte) {
+		for i := 0; i < len(b); {
+			i += copy(b[i:], words[rng.IntN(len(words))])
+		}
+	})
+	// 400 KB of lines that start like a match of a[^b]*c and never end one.
+	write("quad.txt", 400<<10, func(b []byte) {
+		for i := range b {
+			b[i] = 'x'
+			switch i % 100 {
+			case 0:
+				b[i] = 'a'
+			case 99:
+				b[i] = '\n'
+			}
+		}
+	})
+	// 7 MiB of Greek and Latin text in lines.
+	write("greek.txt", 7<<20, func(b []byte) {
+		for i := 0; i < len(b); {
+			w := words[rng.IntN(len(words))]
+			if rng.IntN(12) == 0 {
+				w = "\n"
+			}
+			i += copy(b[i:], w)
+		}
+	})
+	return root
+}
+
+// boundCases are calls that take far longer than their deadline unless the
+// module's work is bounded and looked at often.
+func boundCases() []hostileCall {
+	regex := func(name, pattern string, mode string, fold bool) hostileCall {
+		c := hostileCall{name: name, deadline: time.Second,
+			call: call{grep: &GrepArgs{Pattern: pattern, Path: "text", OutputMode: mode, MaxResults: 1000}}}
+		if fold {
+			c.call.grep.Case = protocol.CaseInsensitive
+		}
+		return c
+	}
+	glob := func(name, pattern string) hostileCall {
+		return hostileCall{name: name, deadline: 500 * time.Millisecond,
+			call: call{glob: &GlobArgs{Pattern: pattern, Path: "names", MaxResults: 1000}}}
+	}
+	return []hostileCall{
+		glob("glob {,} 22 times, then zz (exponential in doublestar)", strings.Repeat("{,}", 22)+"zz"),
+		glob("glob *a 30 times, then b, against 200-byte names", strings.Repeat("*a", 30)+"b"),
+		glob("glob braces nested 300 deep", strings.Repeat("{a,", 300)+"zz"+strings.Repeat("}", 300)),
+		regex("regex [a-z]{1000}[0-9] over a 1 MiB line", `[a-z]{1000}[0-9]`, protocol.ModeContent, false),
+		regex("regex (a|b)*a(a|b){20}x: a DFA of 2^20 states", `(a|b)*a(a|b){20}x`, protocol.ModeCount, false),
+		regex(`regex \w+\s+\w+\s+\w+$ over a 5 MiB line`, `\w+\s+\w+\s+\w+$`, protocol.ModeContent, false),
+		regex("regex (.*)*z (nested stars)", `(.*)*z`, protocol.ModeContent, false),
+		regex("regex a[^b]*c (quadratic when a match may cross lines)", `a[^b]*c`, protocol.ModeContent, false),
+		regex("regex -i ΣΊΣΥΦΟΣ over 7 MiB", `ΣΊΣΥΦΟΣ`, protocol.ModeCount, true),
+		regex("regex TODO|FIXME (no single literal)", `TODO|FIXME`, protocol.ModeCount, false),
+	}
+}
+
+// hostileCall is one call of the bounded-work suite.
+type hostileCall struct {
+	name     string
+	call     call
+	deadline time.Duration
+}
+
+func (h hostileCall) withDeadline(d time.Duration) hostileCall { h.deadline = d; return h }
+
+// watch measures, while a library call runs, the longest wait of a ticker
+// goroutine, with another goroutine allocating all the time.
+type watch struct {
+	maxGap atomic.Int64
+	stop   chan struct{}
+	wg     sync.WaitGroup
+}
+
+var sink atomic.Pointer[[]byte]
+
+func startWatch() *watch {
+	w := &watch{stop: make(chan struct{})}
+	w.wg.Add(2)
+	go func() {
+		defer w.wg.Done()
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-w.stop:
+				return
+			case now := <-tick.C:
+				if gap := now.Sub(last); int64(gap) > w.maxGap.Load() {
+					w.maxGap.Store(int64(gap))
+				}
+				last = now
+			}
+		}
+	}()
+	go func() { // garbage, so the collector keeps wanting to stop the world
+		defer w.wg.Done()
+		for {
+			select {
+			case <-w.stop:
+				return
+			default:
+				b := make([]byte, 256<<10)
+				sink.Store(&b)
+			}
+		}
+	}()
+	return w
+}
+
+func (w *watch) end() time.Duration {
+	close(w.stop)
+	w.wg.Wait()
+	return time.Duration(w.maxGap.Load())
+}
+
+// cpuSelf is the CPU time this process has used.
+func cpuSelf() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// cpuOf is the CPU time process pid has used, from /proc.
+func cpuOf(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces), from field 3.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+}
+
+// boundVerdict checks what every bounded call must show.
+func boundVerdict(o outcome, deadline time.Duration) (string, bool) {
+	switch {
+	case o.took > deadline+overrun:
+		return fmt.Sprintf("ran %v, %v past its %v deadline", o.took.Round(time.Millisecond), (o.took - deadline).Round(time.Millisecond), deadline), false
+	case o.code != "" && o.code != protocol.CodeDeadline:
+		return "ended with " + o.code, false
+	}
+	how := "complete"
+	if o.code != "" {
+		how = "deadline"
+	}
+	return fmt.Sprintf("%s in %v (%d results)", how, o.took.Round(time.Millisecond), len(o.items)), true
+}
+
+// libraryBound runs c on a fresh Runner under watch and checks the ticker,
+// the CPU after the call and Close.
+func libraryBound(t *testing.T, root string, c hostileCall) (string, bool) {
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithTimeout(c.deadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Glob(ctx, GlobArgs{Pattern: "warm"})
+	w := startWatch()
+	o := c.call.library(ctx, r)
+	gap := w.end()
+	runtime.GC()
+	before := cpuSelf()
+	time.Sleep(cpuWindow)
+	after := cpuSelf() - before
+	start := time.Now()
+	cerr := r.Close(ctx)
+	note, ok := boundVerdict(o, c.deadline)
+	note += fmt.Sprintf("; ticker gap %v; CPU after %v; Close %v in %v", gap.Round(time.Millisecond), after.Round(time.Millisecond), cerr, time.Since(start).Round(time.Millisecond))
+	switch {
+	case gap > maxTickerGap:
+		return note + ": the ticker stalled", false
+	case after > maxCPUAfter:
+		return note + ": CPU spent after the call returned", false
+	case cerr != nil:
+		return note + ": Close failed", false
+	}
+	return note, ok
+}
+
+// session is a process host (node, wasmtime) serving requests on its stdio.
+type session struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+}
+
+func startSession(t *testing.T, argv []string, root string) *session {
+	t.Helper()
+	s := &session{cmd: exec.Command(argv[0], append(argv[1:], "--root", "/workspace="+root)...)}
+	s.cmd.Stderr = &s.stderr
+	var err error
+	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.out = bufio.NewReaderSize(stdout, 1<<20)
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// call sends one request and reads its answer, up to its final line, or
+// until limit passes.
+func (s *session) call(c call, deadline, limit time.Duration) outcome {
+	req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep,
+		Limits: &protocol.Limits{DeadlineMS: deadline.Milliseconds()}}
+	line, _ := json.Marshal(req)
+	start := time.Now()
+	got := make(chan []byte, 1)
+	go func() {
+		var answer []byte
+		for {
+			l, err := s.out.ReadBytes('\n')
+			answer = append(answer, l...)
+			if err != nil || bytes.Contains(l, []byte(`","done":{`)) {
+				got <- answer
+				return
+			}
+		}
+	}()
+	if _, err := s.stdin.Write(append(line, '\n')); err != nil {
+		return outcome{code: "write failed: " + err.Error()}
+	}
+	select {
+	case answer := <-got:
+		return fromLines(answer, time.Since(start))
+	case <-time.After(limit):
+		s.cmd.Process.Kill()
+		return outcome{code: "hung", took: time.Since(start)}
+	}
+}
+
+// close ends the session: stdin closes, the host must exit by itself.
+func (s *session) close() error {
+	s.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, s.stderr.String())
+		}
+		return nil
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		return errors.New("did not exit within 10 s of its stdin closing")
+	}
+}
+
+// processBound runs each case on a process host, measuring the host's CPU
+// after each answer.
+func processBound(t *testing.T, argv []string, root string, cases []hostileCall, verdict func(hostileCall, string, bool)) {
+	s := startSession(t, argv, root)
+	// Start the module and run its glob, grep and regex code once, then
+	// let the runtime finish compiling what ran (V8 compiles hot wasm
+	// functions again in background threads): that CPU is not a call's.
+	s.call(call{glob: &GlobArgs{Pattern: "*", Path: "names"}}, time.Minute, time.Minute)
+	s.call(call{grep: &GrepArgs{Pattern: "x", Path: "names", OutputMode: protocol.ModeContent}}, time.Minute, time.Minute)
+	s.call(call{grep: &GrepArgs{Pattern: `\w+z`, Path: "text", OutputMode: protocol.ModeCount}}, 300*time.Millisecond, time.Minute)
+	time.Sleep(1500 * time.Millisecond)
+	for _, c := range cases {
+		o := s.call(c.call, c.deadline, c.deadline+30*time.Second)
+		before := cpuOf(s.cmd.Process.Pid)
+		time.Sleep(cpuWindow)
+		after := cpuOf(s.cmd.Process.Pid) - before
+		note, ok := boundVerdict(o, c.deadline)
+		note += fmt.Sprintf("; CPU after %v", after)
+		if after > maxCPUAfter {
+			note, ok = note+": CPU spent after the call returned", false
+		}
+		if o.code == "hung" {
+			verdict(c, "hung: no answer in 30 s past its deadline", false)
+			return
+		}
+		verdict(c, note, ok)
+	}
+	if err := s.close(); err != nil {
+		verdict(hostileCall{name: "(closing the host)"}, err.Error(), false)
+	}
+}
+
+// cliBound runs c with the rootbound command; its own start (loading the
+// module) is not the call's and is subtracted.
+func cliBound(bin, root string, c hostileCall, startup time.Duration) (string, bool) {
+	args := []string{"--json", "--timeout", c.deadline.String()}
+	if c.call.glob != nil {
+		args = append([]string{"glob"}, append(args, c.call.glob.Pattern, filepath.Join(root, c.call.glob.Path))...)
+	} else {
+		g := c.call.grep
+		args = append([]string{"grep"}, args...)
+		switch g.OutputMode {
+		case protocol.ModeCount:
+			args = append(args, "-c")
+		case protocol.ModeFiles:
+			args = append(args, "-l")
+		}
+		if g.Case == protocol.CaseInsensitive {
+			args = append(args, "-i")
+		}
+		args = append(args, "--", g.Pattern, filepath.Join(root, g.Path))
+	}
+	start := time.Now()
+	out, _ := exec.Command(bin, args...).Output()
+	o := fromLines(out, time.Since(start)-startup)
+	return boundVerdict(o, c.deadline)
+}
+
+func buildCLI(t *testing.T) (bin string, startup time.Duration) {
+	t.Helper()
+	bin = filepath.Join(t.TempDir(), "rootbound")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/rootbound").CombinedOutput(); err != nil {
+		t.Fatalf("build the command: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	exec.Command(bin, "glob", "x", dir).Run() // fill the compilation cache
+	startup = time.Hour
+	for i := 0; i < 3; i++ {
+		start := time.Now()
+		exec.Command(bin, "glob", "x", dir).Run()
+		startup = min(startup, time.Since(start))
+	}
+	return bin, startup
+}
+
+// processRuntimes are the process hosts that can run here (or, in CI, must).
+func processRuntimes(t *testing.T) []string {
+	var rts []string
+	for _, r := range conformanceRunners {
+		if serveArgv(r.name) == nil {
+			continue
+		}
+		if why := r.skip(); why != "" {
+			record("(bounded work)", r.name, "missing: "+why, os.Getenv("ROOTBOUND_ALL_RUNNERS") == "")
+			if os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" {
+				t.Errorf("%s is missing: %s", r.name, why)
+			}
+			continue
+		}
+		rts = append(rts, r.name)
+	}
+	return rts
+}
+
+func TestHostileBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 20 MB of text and runs each case for up to a second per runtime")
+	}
+	root := boundsTree(t)
+	cases := boundCases()
+	bin, startup := buildCLI(t)
+	for _, c := range cases {
+		note, ok := libraryBound(t, root, c)
+		if !ok {
+			t.Errorf("%s, wazero library: %s", c.name, note)
+		}
+		record(c.name, "wazero library", note, ok)
+		note, ok = cliBound(bin, root, c, startup)
+		if !ok {
+			t.Errorf("%s, wazero CLI: %s", c.name, note)
+		}
+		record(c.name, "wazero CLI", note+fmt.Sprintf(" (process start of %v not counted)", startup.Round(time.Millisecond)), ok)
+	}
+	for _, rt := range processRuntimes(t) {
+		processBound(t, serveArgv(rt), root, cases, func(c hostileCall, note string, ok bool) {
+			if !ok {
+				t.Errorf("%s, %s: %s", c.name, rt, note)
+			}
+			record(c.name, rt, note, ok)
+		})
+	}
+	runaways(t, root)
+}
+
+// runaways check the hosts' last resorts: a module that would not end a
+// request by itself (here: one told its deadline is a minute away) is
+// stopped by its host at the host's own deadline, and leaves nothing
+// running. On wazero the host moves the module's clock past the deadline
+// (the module then answers), or kills it at its next clock read; on Node
+// it terminates the worker; on wasmtime the epoch interrupts it.
+func runaways(t *testing.T, root string) {
+	const hostDeadline = 500 * time.Millisecond
+	slow := boundCases()[4].call // (a|b)*a(a|b){20}x: runs for many seconds
+	line, _ := json.Marshal(protocol.Request{V: protocol.Version, ID: "r", Grep: slow.grep,
+		Limits: &protocol.Limits{DeadlineMS: time.Minute.Milliseconds()}})
+	line = append(line, '\n')
+	ctx := context.Background()
+	check := func(name, rt, note string, ok bool) {
+		if !ok {
+			t.Errorf("%s, %s: %s", name, rt, note)
+		}
+		record(name, rt, note, ok)
+	}
+
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Revoked: the module must answer at its next look at its clock.
+	inst, _ := r.acquire(ctx)
+	inst.stdin.Write(line)
+	time.Sleep(hostDeadline)
+	start := time.Now()
+	inst.revoke(time.Minute.Milliseconds())
+	var done *protocol.Done
+	for l := range inst.lines {
+		var rl protocol.Line
+		if json.Unmarshal(l, &rl) == nil && rl.Done != nil {
+			done = rl.Done
+			break
+		}
+	}
+	took := time.Since(start)
+	r.release(inst)
+	check("module told its deadline is a minute away: host moves its clock", "wazero library",
+		fmt.Sprintf("answered %v after, with %v", took.Round(time.Millisecond), done.Error),
+		took < overrun && done.Error != nil && done.Error.Code == protocol.CodeDeadline)
+	// Killed: the instance must exit at its next clock read.
+	inst, _ = r.acquire(ctx)
+	inst.stdin.Write(line)
+	time.Sleep(hostDeadline)
+	start = time.Now()
+	r.discard(inst)
+	<-inst.exited
+	took = time.Since(start)
+	before := cpuSelf()
+	time.Sleep(cpuWindow)
+	after := cpuSelf() - before
+	cerr := r.Close(ctx)
+	check("module told its deadline is a minute away: host kills it", "wazero library",
+		fmt.Sprintf("exited %v after (%v); CPU after %v; Close %v", took.Round(time.Millisecond), inst.exitErr, after, cerr),
+		took < overrun && after < maxCPUAfter && cerr == nil)
+
+	for _, rt := range processRuntimes(t) {
+		s := startSession(t, append(serveArgv(rt), "--timeout", hostDeadline.String()), root)
+		s.call(call{glob: &GlobArgs{Pattern: "*", Path: "names"}}, time.Minute, time.Minute)
+		start := time.Now()
+		s.stdin.Write(line)
+		var answer []byte
+		for {
+			l, err := s.out.ReadBytes('\n')
+			answer = append(answer, l...)
+			if err != nil || bytes.Contains(l, []byte(`","done":{`)) {
+				break
+			}
+		}
+		o := fromLines(answer, time.Since(start))
+		before := cpuOf(s.cmd.Process.Pid)
+		time.Sleep(cpuWindow)
+		after := cpuOf(s.cmd.Process.Pid) - before
+		cerr := s.close()
+		check("module told its deadline is a minute away: host stops it at its own", rt,
+			fmt.Sprintf("ended in %v with %q; CPU after %v; host exit %v", o.took.Round(time.Millisecond), o.code, after, cerr),
+			o.took < hostDeadline+overrun && o.code == protocol.CodeDeadline && after <= maxCPUAfter && cerr == nil)
+	}
+}
+
+// TestHostileHostMemory searches a 2.2 MB file of 1.1 million matching
+// lines for every line: a host that held them all as it went took 1.97 GB.
+// The library's Result holds at most its byte cap and says it was cut
+// there; GrepEach and every process host stream them, in flat memory.
+func TestHostileHostMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million results per runtime")
+	}
+	root := testtree.New(t, map[string]string{"many/lines.txt": strings.Repeat("x\n", 1_100_000)})
+	args := GrepArgs{Pattern: "x", Path: "many", OutputMode: protocol.ModeContent, MaxResults: protocol.MaxResultsCeiling}
+	const name = "1.1 million matching lines, all asked for"
+	check := func(rt, note string, ok bool) {
+		if !ok {
+			t.Errorf("%s: %s", rt, note)
+		}
+		record(name, rt, note, ok)
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	ctx := context.Background()
+	const capBytes = 8 << 20
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithMaxResultBytes(capBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := heap()
+	res, _ := r.Grep(ctx, args)
+	held := heap() - base
+	check("wazero library", fmt.Sprintf("Grep: %d results held in %d MiB (cap %d MiB), truncated %v: %.80s", len(res.Items), held>>20, capBytes>>20, res.Done.Truncated, res.Done.Narrow),
+		res.Done.Truncated && held < 4*capBytes && strings.Contains(res.Done.Narrow, "bytes this host takes"))
+	res = nil
+	var n int
+	var peak uint64
+	base = heap()
+	r.GrepEach(ctx, args, func(Item) error {
+		if n++; n%200_000 == 0 {
+			peak = max(peak, heap()-min(base, heap()))
+		}
+		return nil
+	})
+	check("wazero library", fmt.Sprintf("GrepEach: %d results, heap grew at most %d MiB", n, peak>>20), n == protocol.MaxResultsCeiling && peak < 64<<20)
+	if err := r.Close(ctx); err != nil {
+		t.Error(err)
+	}
+
+	maxRSS := func(ps *os.ProcessState) int64 { return ps.SysUsage().(*syscall.Rusage).Maxrss << 10 }
+	bin, _ := buildCLI(t)
+	cmd := exec.Command(bin, "grep", "-n", "x", filepath.Join(root, "many"))
+	lines := countLines(t, cmd)
+	check("wazero CLI", fmt.Sprintf("printed %d lines; peak RSS %d MiB", lines, maxRSS(cmd.ProcessState)>>20),
+		lines == protocol.MaxResultsCeiling && maxRSS(cmd.ProcessState) < 400<<20)
+	for _, rt := range processRuntimes(t) {
+		req, _ := json.Marshal(protocol.Request{V: protocol.Version, ID: "1", Grep: &args})
+		argv := serveArgv(rt)
+		cmd := exec.Command(argv[0], append(argv[1:], "--root", "/workspace="+root)...)
+		cmd.Stdin = bytes.NewReader(append(req, '\n'))
+		lines := countLines(t, cmd)
+		check(rt, fmt.Sprintf("served %d lines; peak RSS %d MiB", lines, maxRSS(cmd.ProcessState)>>20),
+			lines == protocol.MaxResultsCeiling+1 && maxRSS(cmd.ProcessState) < 400<<20)
+	}
+}
+
+// countLines runs cmd and counts the lines it prints, without keeping them.
+func countLines(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	br := bufio.NewReaderSize(out, 1<<20)
+	for {
+		if _, err := br.ReadSlice('\n'); err == bufio.ErrBufferFull {
+			continue
+		} else if err != nil {
+			break
+		}
+		n++
+	}
+	cmd.Wait()
+	return n
+}
+
+// TestHostileSpecialSwap turns a listed regular file into a FIFO and into a
+// character device (/dev/zero's numbers) while searches run: opening a
+// FIFO blocks until a writer comes, in a host call no deadline reaches, and
+// reading the device would read zeros forever. Every search must end on
+// time, and the device must never be read (it would be counted binary).
+func TestHostileSpecialSwap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("swaps files for a few seconds per runtime")
+	}
+	base := t.TempDir()
+	dir := filepath.Join(base, "swap")
+	testtree.Write(t, dir, map[string]string{"v.txt": needle + "\n", "keep.txt": needle + "\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "f.tmp"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	device := syscall.Mknod(filepath.Join(dir, "d.tmp"), syscall.S_IFCHR|0o666, 1<<8|5) == nil
+	what := "a FIFO"
+	if device {
+		what += " and a character device"
+	}
+	const deadline = 2 * time.Second
+	grep := call{grep: &GrepArgs{Pattern: needle, Literal: true, OutputMode: protocol.ModeFiles}}
+	// swap turns v.txt into the FIFO, the device, and back, until stopped.
+	swap := func() (stop func() int) {
+		done := make(chan struct{})
+		var n atomic.Int64
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			p := func(s string) string { return filepath.Join(dir, s) }
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				os.Rename(p("v.txt"), p("r.tmp"))
+				os.Rename(p("f.tmp"), p("v.txt"))
+				time.Sleep(100 * time.Microsecond) // a wider window for an open to meet the FIFO
+				os.Rename(p("v.txt"), p("f.tmp"))
+				if device {
+					os.Rename(p("d.tmp"), p("v.txt"))
+					os.Rename(p("v.txt"), p("d.tmp"))
+				}
+				os.Rename(p("r.tmp"), p("v.txt"))
+				n.Add(1)
+			}
+		}()
+		return func() int { close(done); wg.Wait(); return int(n.Load()) }
+	}
+	verdict := func(rt string, outs []outcome, swaps int) {
+		var worst time.Duration
+		note := ""
+		ok := true
+		special, unreadable := int64(0), 0
+		for _, o := range outs {
+			worst = max(worst, o.took)
+			special += o.skipped.Special
+			if o.skipped.Unreadable > 0 {
+				unreadable++
+			}
+			switch {
+			case o.code == "hung":
+				note, ok = "a search hung", false
+			case o.took > deadline+overrun:
+				note, ok = fmt.Sprintf("a search ran %v", o.took), false
+			case o.skipped.Binary > 0:
+				note, ok = "the device was read", false
+			case !hasAll(o.items, "keep.txt") && o.skipped.Unreadable == 0:
+				// (wasmtime's fd_readdir fails when entries change under
+				// it: the directory is then reported unreadable.)
+				note, ok = fmt.Sprintf("a search missed keep.txt: %v (%s)", o.items, o.code), false
+			}
+		}
+		if ok {
+			note = fmt.Sprintf("%d searches during %d swaps, worst %v, %d special files passed over, %d searches saw an unreadable path, device never read",
+				len(outs), swaps, worst.Round(time.Millisecond), special, unreadable)
+		}
+		if !ok {
+			t.Errorf("%s: %s", rt, note)
+		}
+		record("listed file swapped for "+what+" during searches", rt, note, ok)
+	}
+
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", base).WithTimeout(deadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := swap()
+	var outs []outcome
+	for i := 0; i < 300; i++ {
+		outs = append(outs, grep.library(ctx, r))
+	}
+	verdict("wazero library", outs, stop())
+	if err := r.Close(ctx); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	for _, rt := range processRuntimes(t) {
+		s := startSession(t, serveArgv(rt), base)
+		outs = nil
+		stop := swap()
+		for i := 0; i < 40; i++ {
+			g := grep
+			g.grep.Path = "swap"
+			o := s.call(g, deadline, deadline+10*time.Second)
+			outs = append(outs, o)
+			if o.code == "hung" {
+				break
+			}
+		}
+		verdict(rt, outs, stop())
+		if err := s.close(); err != nil {
+			t.Errorf("%s: %v", rt, err)
+		}
+	}
+}
