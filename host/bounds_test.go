@@ -659,7 +659,7 @@ func TestHostileSpecialSwap(t *testing.T) {
 	if device {
 		what += " and a character device"
 	}
-	const deadline = 2 * time.Second
+	const deadline = time.Second
 	grep := call{grep: &GrepArgs{Pattern: needle, Literal: true, OutputMode: protocol.ModeFiles}}
 	// swap turns v.txt into the FIFO, the device, and back, until stopped.
 	swap := func() (stop func() int) {
@@ -679,7 +679,9 @@ func TestHostileSpecialSwap(t *testing.T) {
 				}
 				os.Rename(p("v.txt"), p("r.tmp"))
 				os.Rename(p("f.tmp"), p("v.txt"))
-				time.Sleep(100 * time.Microsecond) // a wider window for an open to meet the FIFO
+				for t0 := time.Now(); time.Since(t0) < 50*time.Microsecond; {
+					// a wider window for an open to meet the FIFO
+				}
 				os.Rename(p("v.txt"), p("f.tmp"))
 				if device {
 					os.Rename(p("d.tmp"), p("v.txt"))
@@ -695,7 +697,7 @@ func TestHostileSpecialSwap(t *testing.T) {
 		var worst time.Duration
 		note := ""
 		ok := true
-		special, unreadable := int64(0), 0
+		special, unreadable, stuck := int64(0), 0, 0
 		for _, o := range outs {
 			worst = max(worst, o.took)
 			special += o.skipped.Special
@@ -703,6 +705,8 @@ func TestHostileSpecialSwap(t *testing.T) {
 				unreadable++
 			}
 			switch {
+			case rt == "wasmtime" && o.code == protocol.CodeDeadline && strings.Contains(o.text, "blocked in a file system call") && o.took <= deadline+overrun:
+				stuck++ // the known limitation SECURITY.md states
 			case o.code == "hung":
 				note, ok = "a search hung", false
 			case o.took > deadline+overrun:
@@ -718,6 +722,9 @@ func TestHostileSpecialSwap(t *testing.T) {
 		if ok {
 			note = fmt.Sprintf("%d searches during %d swaps, worst %v, %d special files passed over, %d searches saw an unreadable path, device never read",
 				len(outs), swaps, worst.Round(time.Millisecond), special, unreadable)
+			if stuck > 0 {
+				note = fmt.Sprintf("known limitation: %d of %d searches met the FIFO in wasmtime's open, which blocks (the module's non-blocking flag is not passed on); each was answered at its deadline and its open left blocked, using no CPU; %s", stuck, len(outs), note)
+			}
 		}
 		if !ok {
 			t.Errorf("%s: %s", rt, note)
@@ -743,7 +750,7 @@ func TestHostileSpecialSwap(t *testing.T) {
 		s := startSession(t, serveArgv(rt), base)
 		outs = nil
 		stop := swap()
-		for i := 0; i < 40; i++ {
+		for i := 0; i < 60; i++ {
 			g := grep
 			g.grep.Path = "swap"
 			o := s.call(g, deadline, deadline+10*time.Second)

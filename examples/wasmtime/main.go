@@ -141,6 +141,16 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // out. The epoch deadline is the request's own (limits.deadline_ms) or
 // --timeout, whichever is sooner, plus deadlineGrace: the module ends a
 // request at its deadline by itself; the epoch stops one that does not.
+//
+// The epoch fires only in wasm code. wasmtime opens files without
+// O_NONBLOCK whatever the module asks (its preview 1 layer keeps the flag
+// for reads only), so a FIFO that replaced a listed file between the
+// module's listing and its open blocks the store inside that open, where
+// nothing interrupts it. So the store runs in a goroutine, and a request
+// still running stuckGrace past its epoch deadline is answered without it:
+// the results it wrote so far and a deadline error. The blocked open uses
+// no CPU; it returns when the FIFO gets a writer (the epoch then stops the
+// module at once) or when the process exits. SECURITY.md gives the figures.
 func (r *runner) call(line []byte, out io.Writer) error {
 	var req struct {
 		ID     string `json:"id"`
@@ -157,11 +167,42 @@ func (r *runner) call(line []byte, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
 	inPath, outPath := filepath.Join(dir, "in"), filepath.Join(dir, "out")
 	if err := os.WriteFile(inPath, append(line, '\n'), 0o600); err != nil {
+		os.RemoveAll(dir)
 		return err
 	}
+	ran := make(chan error, 1)
+	go func() { ran <- r.run(inPath, outPath, deadline) }()
+	select {
+	case err := <-ran:
+		defer os.RemoveAll(dir)
+		items, cerr := copyLines(out, outPath)
+		if cerr != nil || err == nil {
+			return cerr
+		}
+		_, werr := out.Write(trapped(req.ID, items, err))
+		return werr
+	case <-time.After(deadline + deadlineGrace + stuckGrace):
+		go func() { <-ran; os.RemoveAll(dir) }() // once the store lets go of it
+		items, cerr := copyLines(out, outPath)
+		if cerr != nil {
+			return cerr
+		}
+		_, werr := out.Write(trapped(req.ID, items, errStuck))
+		return werr
+	}
+}
+
+// stuckGrace is how long past its epoch deadline a store may go on before
+// the host answers without it: the epoch ticks every epochTick.
+const stuckGrace = 3 * epochTick
+
+var errStuck = errors.New("deadline reached while the runtime was blocked in a file system call (a FIFO opened where a file was listed: wasmtime cannot open without blocking); results found until then are shown")
+
+// run runs the module in a fresh store on the request in inPath, its answer
+// going to outPath. A nil error is a normal exit; otherwise the trap.
+func (r *runner) run(inPath, outPath string, deadline time.Duration) error {
 	wasi := wasmtime.NewWasiConfig()
 	args := []string{"rootbound"}
 	for _, root := range r.roots {
@@ -198,12 +239,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 			err = nil
 		}
 	}
-	items, cerr := copyLines(out, outPath)
-	if cerr != nil || err == nil {
-		return cerr
-	}
-	_, werr := out.Write(trapped(req.ID, items, err))
-	return werr
+	return err
 }
 
 // deadlineGrace is how long past its deadline a request may run before the
@@ -216,6 +252,9 @@ const deadlineGrace = 30 * time.Millisecond
 // lines among them. It streams: an answer of a million lines is never held.
 func copyLines(out io.Writer, name string) (items int, err error) {
 	f, err := os.Open(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil // a store stopped before it made its output file
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -247,6 +286,8 @@ func trapped(id string, items int, err error) []byte {
 	switch s := err.Error(); {
 	case strings.Contains(s, "fuel"):
 		code, msg = protocol.CodeBudget, "work budget spent: the module ran out of fuel"
+	case err == errStuck:
+		code, msg = protocol.CodeDeadline, s
 	case strings.Contains(s, "interrupt"):
 		code, msg = protocol.CodeDeadline, "deadline reached before the search finished; results found until then are shown"
 	}
