@@ -539,10 +539,11 @@ func runaways(t *testing.T, root string) {
 	before := cpuSelf()
 	time.Sleep(cpuWindow)
 	after := cpuSelf() - before
+	next, nerr := r.Glob(ctx, GlobArgs{Pattern: "zz", Path: "names"})
 	cerr := r.Close(ctx)
 	check("module told its deadline is a minute away: host kills it", "wazero library",
-		fmt.Sprintf("exited %v after (%v); CPU after %v; Close %v", took.Round(time.Millisecond), inst.exitErr, after, cerr),
-		took < overrun && after < maxCPUAfter && cerr == nil)
+		fmt.Sprintf("exited %v after (%v); CPU after %v; next call %d results, %v; Close %v", took.Round(time.Millisecond), inst.exitErr, after, len(next.Items), nerr, cerr),
+		took < overrun && after < maxCPUAfter && nerr == nil && len(next.Items) == 1 && cerr == nil)
 
 	for _, rt := range processRuntimes(t) {
 		s := startSession(t, append(serveArgv(rt), "--timeout", hostDeadline.String()), root)
