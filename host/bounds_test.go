@@ -324,9 +324,7 @@ func startSession(t *testing.T, argv []string, root string) *session {
 // call sends one request and reads its answer, up to its final line, or
 // until limit passes.
 func (s *session) call(c call, deadline, limit time.Duration) outcome {
-	req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep,
-		Limits: &protocol.Limits{DeadlineMS: deadline.Milliseconds()}}
-	line, _ := json.Marshal(req)
+	line, _ := json.Marshal(c.request(deadline))
 	start := time.Now()
 	got := make(chan []byte, 1)
 	go func() {
@@ -494,8 +492,7 @@ func TestHostileBounds(t *testing.T) {
 func runaways(t *testing.T, root string) {
 	const hostDeadline = 500 * time.Millisecond
 	slow := boundCases()[4].call // (a|b)*a(a|b){20}x: runs for many seconds
-	line, _ := json.Marshal(protocol.Request{V: protocol.Version, ID: "r", Grep: slow.grep,
-		Limits: &protocol.Limits{DeadlineMS: time.Minute.Milliseconds()}})
+	line, _ := json.Marshal(slow.request(time.Minute))
 	line = append(line, '\n')
 	ctx := context.Background()
 	check := func(name, rt, note string, ok bool) {
@@ -625,7 +622,7 @@ func TestHostileHostMemory(t *testing.T) {
 	check("wazero CLI", fmt.Sprintf("printed %d lines; peak RSS %d MiB", lines, maxRSS(cmd.ProcessState)>>20),
 		lines == protocol.MaxResultsCeiling && maxRSS(cmd.ProcessState) < 400<<20)
 	for _, rt := range processRuntimes(t) {
-		req, _ := json.Marshal(protocol.Request{V: protocol.Version, ID: "1", Grep: &args})
+		req, _ := json.Marshal(call{grep: &args}.request(time.Minute))
 		argv := serveArgv(rt)
 		cmd := exec.Command(argv[0], append(argv[1:], "--root", "/workspace="+root)...)
 		cmd.Stdin = bytes.NewReader(append(req, '\n'))

@@ -14,19 +14,8 @@ import (
 	"github.com/rootbound/rootbound/guest/protocol"
 )
 
-// The protocol's types are the host's: a result is what the module said.
-type (
-	GlobArgs = protocol.GlobArgs
-	GrepArgs = protocol.GrepArgs
-	Item     = protocol.Item
-	Problem  = protocol.Problem
-	Done     = protocol.Done
-	Error    = protocol.Error
-	Data     = protocol.Data
-)
-
 // Result is the answer to one call: the results and problems in the order
-// the module found them, and its final line.
+// the module found them, and how it ended.
 type Result struct {
 	Tool     string // "glob" or "grep"
 	Pattern  string // the call's pattern and path, for messages
@@ -63,14 +52,16 @@ const during = "before the search finished; results found until then are shown"
 // WithMaxResultBytes of results; GlobEach holds none.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
 	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
-	return r.do(ctx, res, protocol.Request{Glob: &args}, nil)
+	wire := protocol.GlobArgs(args)
+	return r.do(ctx, res, protocol.Request{Glob: &wire}, nil)
 }
 
 // Grep searches file contents. The Result is never nil; the error is the
 // Result's typed error, if any. The Result holds at most
 // WithMaxResultBytes of results; GrepEach holds none.
 func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
-	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &args}, nil)
+	wire := protocol.GrepArgs(args)
+	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &wire}, nil)
 }
 
 // GlobEach is Glob that hands each result to fn as the module sends it,
@@ -79,19 +70,21 @@ func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
 // error, the call stops; its Result is partial, with code cancelled.
 func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
 	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
-	return r.do(ctx, res, protocol.Request{Glob: &args}, fn)
+	wire := protocol.GlobArgs(args)
+	return r.do(ctx, res, protocol.Request{Glob: &wire}, fn)
 }
 
 // GrepEach is Grep that hands each result to fn as it arrives, as GlobEach
 // does.
 func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) error) (*Result, error) {
-	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &args}, fn)
+	wire := protocol.GrepArgs(args)
+	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &wire}, fn)
 }
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
 	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode}
 	if res.Mode == "" {
-		res.Mode = protocol.ModeFiles
+		res.Mode = ModeFiles
 	}
 	return res
 }
@@ -104,33 +97,9 @@ func (r *Runner) where(path string) string {
 	return path
 }
 
-// do runs one request on a warm instance. Items go to each, or into res
-// when each is nil.
+// do runs one typed request. Items go to each, or into res when each is nil.
 func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each func(Item) error) (*Result, error) {
-	fail := func(code, msg string, partial bool) (*Result, error) {
-		res.Done.Status = protocol.StatusFailed
-		if partial {
-			res.Done.Status = protocol.StatusPartial
-		}
-		res.Done.Error = protocol.NewError(code, msg)
-		return res, res.Done.Error
-	}
-	if ctx.Err() != nil {
-		code, msg := stopped(ctx, "before it started")
-		return fail(code, msg, false)
-	}
-	deadline := time.Now().Add(r.cfg.timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	inst, err := r.acquire(ctx)
-	if err != nil {
-		if errors.Is(err, ErrClosed) {
-			return fail(protocol.CodeInternal, err.Error(), false)
-		}
-		code, msg := stopped(ctx, "while it waited for an instance")
-		return fail(code, msg, false)
-	}
+	deadline := r.deadline(ctx, 0)
 	req.V = protocol.Version
 	req.ID = strconv.FormatUint(r.nextID.Add(1), 10)
 	req.Limits = &protocol.Limits{
@@ -144,74 +113,133 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each
 	}
 	line, err := json.Marshal(req)
 	if err != nil {
-		r.release(inst)
-		return fail(protocol.CodeInvalidArgument, "host: "+err.Error(), false)
+		res.Done = failed(protocol.CodeInvalidArgument, "host: "+err.Error())
+		return res, res.Done.Error
+	}
+	held := int64(0) // bytes of item lines held in res
+	var eachErr error
+	res.Done, _ = r.exchange(ctx, line, req.ID, deadline, req.Limits.DeadlineMS, func(raw []byte, l *protocol.Line) error {
+		switch {
+		case l.Item != nil && each != nil:
+			if eachErr = each(fromItem(l.Item)); eachErr != nil {
+				return eachErr
+			}
+		case l.Item != nil:
+			// The module keeps to MaxOutputBytes; a module that did not
+			// would still not grow the host past it.
+			if held += int64(len(raw)); held <= r.cfg.maxResultBytes {
+				res.Items = append(res.Items, fromItem(l.Item))
+			}
+		case l.Problem != nil:
+			res.Problems = append(res.Problems, fromProblem(l.Problem))
+		}
+		return nil
+	})
+	if held > r.cfg.maxResultBytes && res.Done.Error == nil {
+		res.Done.Truncated = true
+		res.Done.Narrow = fmt.Sprintf("the results passed the %d bytes this host keeps from one call: narrow the pattern or the path", r.cfg.maxResultBytes)
+	}
+	return res, res.Err()
+}
+
+// deadline is when a call must end: the runner's timeout from now, or
+// sooner when ctx says so or the request asks for less (requested, 0 for
+// none).
+func (r *Runner) deadline(ctx context.Context, requested time.Duration) time.Time {
+	timeout := r.cfg.timeout
+	if requested > 0 {
+		timeout = min(timeout, requested)
+	}
+	deadline := time.Now().Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return deadline
+}
+
+// failed is the Done of a call that did not run.
+func failed(code, msg string) Done {
+	return Done{Status: StatusFailed, Error: newError(code, msg)}
+}
+
+// exchange sends one request line to a warm instance and hands each answer
+// line to onLine, raw and decoded, up to the final line, whose Done it
+// returns, with the line as the module wrote it when the host did not
+// change it. It enforces the deadline (and ctx): past it, the host moves the
+// module's clock past the deadline the request gave the module (moduleMS;
+// 0 for none) and revokes its mounts, then gives up on the instance; the
+// Done it returns then says why. An error from onLine stops the call the
+// same way (code cancelled). When id is not empty, every line must carry
+// it. An instance whose clock was moved is not used again, so a clock is
+// moved at most once.
+func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline time.Time, moduleMS int64,
+	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
+	if ctx.Err() != nil {
+		return failed(stopped(ctx, "before it started")), nil
+	}
+	inst, err := r.acquire(ctx)
+	if err != nil {
+		if errors.Is(err, ErrClosed) {
+			return failed(protocol.CodeInternal, err.Error()), nil
+		}
+		return failed(stopped(ctx, "while it waited for an instance")), nil
 	}
 	if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
 		<-inst.exited
 		r.discard(inst)
-		return fail(protocol.CodeInternal, "host: the module is gone: "+exitText(inst), false)
+		return failed(protocol.CodeInternal, "host: the module is gone: "+exitText(inst)), nil
 	}
-
+	partial := func(code, msg string) Done {
+		return Done{Status: StatusPartial, Error: newError(code, msg)}
+	}
 	timer := time.NewTimer(time.Until(deadline) + graceAnswer)
 	defer timer.Stop()
 	ctxDone := ctx.Done()
 	revoked := false
-	var eachErr error
+	var lineErr error
 	revoke := func() {
 		if !revoked {
 			revoked = true
-			inst.revoke(req.Limits.DeadlineMS)
+			inst.revoke(moduleMS)
 			timer.Reset(graceRevoke)
 		}
 	}
-	held := int64(0) // bytes of item lines held in res
+	stoppedDone := func() Done {
+		if lineErr != nil {
+			return partial(protocol.CodeCancelled, "the caller stopped taking results: "+lineErr.Error())
+		}
+		return partial(stopped(ctx, during))
+	}
 	for {
 		select {
-		case l, ok := <-inst.lines:
+		case raw, ok := <-inst.lines:
 			if !ok {
 				<-inst.exited
 				r.discard(inst)
-				code, msg := crashError(inst, r.cfg.memory)
-				return fail(code, msg, true)
+				return partial(crashError(inst, r.cfg.memory)), nil
 			}
-			var rl protocol.Line
-			if err := json.Unmarshal(l, &rl); err != nil || rl.ID != req.ID {
+			var l protocol.Line
+			if err := json.Unmarshal(raw, &l); err != nil || (id != "" && l.ID != id) {
 				r.discard(inst)
-				return fail(protocol.CodeInternal, fmt.Sprintf("host: unexpected line from the module: %.200q", l), true)
+				return partial(protocol.CodeInternal, fmt.Sprintf("host: unexpected line from the module: %.200q", raw)), nil
 			}
-			switch {
-			case rl.Item != nil && each != nil:
-				if eachErr == nil {
-					if eachErr = each(*rl.Item); eachErr != nil {
-						revoke()
-					}
-				}
-			case rl.Item != nil:
-				// The module keeps to MaxOutputBytes; a module that did
-				// not would still not grow the host past it.
-				if held += int64(len(l)); held <= r.cfg.maxResultBytes {
-					res.Items = append(res.Items, *rl.Item)
-				}
-			case rl.Problem != nil:
-				res.Problems = append(res.Problems, *rl.Problem)
-			case rl.Done != nil:
-				res.Done = *rl.Done
-				switch {
-				case eachErr != nil:
-					res.Done.Status = protocol.StatusPartial
-					res.Done.Error = protocol.NewError(protocol.CodeCancelled, "the caller stopped taking results: "+eachErr.Error())
-				case revoked:
+			if l.Done != nil {
+				done := fromDone(l.Done)
+				if revoked {
 					// The module answered only because its clock and
 					// mounts were taken away: say why they were.
-					res.Done.Status = protocol.StatusPartial
-					res.Done.Error = protocol.NewError(stopped(ctx, during))
-				case held > r.cfg.maxResultBytes:
-					res.Done.Truncated = true
-					res.Done.Narrow = fmt.Sprintf("the results passed the %d bytes this host keeps from one call: narrow the pattern or the path", r.cfg.maxResultBytes)
+					stopped := stoppedDone()
+					done.Status, done.Error = stopped.Status, stopped.Error
+					r.discard(inst)
+					return done, nil
 				}
 				r.release(inst)
-				return res, res.Err()
+				return done, raw
+			}
+			if lineErr == nil {
+				if lineErr = onLine(raw, &l); lineErr != nil {
+					revoke()
+				}
 			}
 		case <-ctxDone:
 			ctxDone = nil
@@ -222,11 +250,7 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each
 				continue
 			}
 			r.discard(inst)
-			if eachErr != nil {
-				return fail(protocol.CodeCancelled, "the caller stopped taking results: "+eachErr.Error(), true)
-			}
-			code, msg := stopped(ctx, during)
-			return fail(code, msg, true)
+			return stoppedDone(), nil
 		}
 	}
 }

@@ -36,6 +36,6 @@ func Example() {
 	// src/main.go
 	// 1 matching line for "TODO:?\\s" in "/workspace":
 	// src/main.go:3:func main() {} // TODO: args
-	// Error (outside_root): path "../etc" is outside the readable roots (/workspace)
+	// [Error (outside_root): path "../etc" is outside the readable roots (/workspace)]
 	// outside_root
 }

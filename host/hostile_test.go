@@ -205,7 +205,7 @@ type outcome struct {
 	items   []string // result paths (lines for content)
 	text    string   // everything a reader would see
 	code    string   // error code, "" when complete
-	skipped protocol.Skipped
+	skipped Skipped
 	took    time.Duration
 }
 
@@ -213,6 +213,20 @@ type outcome struct {
 type call struct {
 	glob *GlobArgs
 	grep *GrepArgs
+}
+
+// request is the call as a protocol request with a deadline.
+func (c call) request(deadline time.Duration) protocol.Request {
+	req := protocol.Request{V: protocol.Version, ID: "1", Limits: &protocol.Limits{DeadlineMS: deadline.Milliseconds()}}
+	if c.glob != nil {
+		g := protocol.GlobArgs(*c.glob)
+		req.Glob = &g
+	}
+	if c.grep != nil {
+		g := protocol.GrepArgs(*c.grep)
+		req.Grep = &g
+	}
+	return req
 }
 
 func (c call) library(ctx context.Context, r *Runner) outcome {
@@ -283,7 +297,7 @@ func fromLines(out []byte, took time.Duration) outcome {
 		case line.Item != nil:
 			o.items = append(o.items, string(line.Item.Path))
 		case line.Done != nil:
-			o.skipped = line.Done.Skipped
+			o.skipped = Skipped(line.Done.Skipped)
 			if line.Done.Error != nil {
 				o.code = line.Done.Error.Code
 			}
@@ -307,8 +321,7 @@ func serveArgv(rt string) []string {
 // serve runs one request on a host that speaks the protocol on its stdio
 // (the Node and wasmtime hosts), with the case's tree as /workspace.
 func (c call) serve(argv []string, root string) outcome {
-	req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep,
-		Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds()}}
+	req := c.request(timeout)
 	line, _ := json.Marshal(req)
 	start := time.Now()
 	out, err := pipe(append(argv, "--root", "/workspace="+root), append(line, '\n'))

@@ -113,7 +113,8 @@ func (inst *instance) dead() bool {
 // revoke ends the instance's current request: its mounts fail every call,
 // and its clock jumps past the request's deadline (deadlineMS from when it
 // was sent), which the module notices at its next look, however busy it
-// is. The jump is never undone: the module's clock must not go back.
+// is. The jump is never undone (the module's clock must not go back), so a
+// revoked instance is not used again.
 func (inst *instance) revoke(deadlineMS int64) {
 	inst.gate.Revoke()
 	inst.clock.shift.Add(int64(time.Duration(deadlineMS)*time.Millisecond + time.Second))

@@ -1,6 +1,9 @@
 package host
 
-import _ "embed"
+import (
+	"bytes"
+	_ "embed"
+)
 
 // moduleWasm is the rootbound WASI module, built from ../guest by
 //
@@ -14,6 +17,6 @@ import _ "embed"
 //go:embed rootbound.wasm
 var moduleWasm []byte
 
-// Module returns the embedded module, for hosts other than this package's
-// (the wasmtime and Node examples load the same bytes).
-func Module() []byte { return moduleWasm }
+// Module returns a copy of the embedded module, for hosts other than this
+// package's (the wasmtime and Node examples load the same bytes).
+func Module() []byte { return bytes.Clone(moduleWasm) }

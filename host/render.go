@@ -12,13 +12,15 @@ import (
 // results, the results one per line (paths as rg and fd print them; content
 // as path:line:text; count as path:count), then what the agent must know to
 // trust them: an explicit "no matches", a truncation notice naming what to
-// change, what was skipped and why, and any error. Names are escaped, so no
-// file name can forge a line.
+// change, what was skipped and why, and any error. Every line that is not a
+// result starts with "[" or holds a double quote, and names and lines are
+// escaped (package escape), so no file name or content can forge a line or
+// pass for a notice.
 func (r *Result) Text() string {
 	var b strings.Builder
 	d := r.Done
 	if d.Status == protocol.StatusFailed && d.Error != nil {
-		fmt.Fprintf(&b, "Error (%s): %s\n", d.Error.Code, d.Error.Message)
+		fmt.Fprintf(&b, "[Error (%s): %s]\n", d.Error.Code, d.Error.Message)
 		return b.String()
 	}
 	if n := len(r.Items); n > 0 {
@@ -77,7 +79,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func skippedText(s protocol.Skipped) string {
+func skippedText(s Skipped) string {
 	var parts []string
 	add := func(n int64, one, many string) {
 		switch {

@@ -28,8 +28,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host/internal/rootfs"
 )
 
@@ -53,6 +55,10 @@ type Runner struct {
 	live   map[*instance]bool // every instance whose _start has not returned
 	closed bool
 	exited sync.WaitGroup // one per live instance
+
+	closeOnce sync.Once
+	closeErr  error
+	warnings  []string
 
 	nextID atomic.Uint64
 }
@@ -78,11 +84,18 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.memory >> 16)).
 		WithCloseOnContextDone(c.closeOnContextDone)
-	if cache, err := c.compilationCache(); err == nil && cache != nil {
+	cache, warning := c.compilationCache()
+	if warning != "" {
+		r.warnings = append(r.warnings, warning)
+	}
+	if cache != nil {
 		rc = rc.WithCompilationCache(cache)
 	}
 	r.rt = wazero.NewRuntimeWithConfig(ctx, rc)
-	wasi_snapshot_preview1.MustInstantiate(ctx, r.rt)
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, r.rt); err != nil {
+		r.Close(ctx)
+		return nil, fmt.Errorf("host: WASI: %w", err)
+	}
 	compiled, err := r.rt.CompileModule(ctx, moduleWasm)
 	if err != nil {
 		r.Close(ctx)
@@ -99,15 +112,12 @@ func (c *config) validate() error {
 	if len(c.roots) == 0 {
 		return errors.New("host: no roots: add one with WithRoot")
 	}
-	seen := map[string]bool{}
-	for _, root := range c.roots {
-		if len(root.Name) < 2 || root.Name[0] != '/' || path.Clean(root.Name) != root.Name {
-			return fmt.Errorf("host: root name %q, want a clean absolute path such as /workspace", root.Name)
-		}
-		if seen[root.Name] {
-			return fmt.Errorf("host: root name %q given twice", root.Name)
-		}
-		seen[root.Name] = true
+	names := make([]string, len(c.roots))
+	for i, root := range c.roots {
+		names[i] = root.Name
+	}
+	if err := protocol.CheckRootNames(names); err != nil {
+		return fmt.Errorf("host: %w", err)
 	}
 	switch {
 	case c.timeout <= 0:
@@ -124,18 +134,60 @@ func (c *config) validate() error {
 	return nil
 }
 
-func (c *config) compilationCache() (wazero.CompilationCache, error) {
-	dir := ""
+// compilationCache returns the on-disk cache of compiled modules: the
+// configured directory, or rootbound/wazero under the user's cache
+// directory, or, when that cannot be written, one under the system's
+// temporary directory. Without any, each runner compiles the module again
+// (1–3 s), so what was given up is returned as a warning, not dropped.
+func (c *config) compilationCache() (wazero.CompilationCache, string) {
+	var dirs []string
 	if c.cacheDir != nil {
-		dir = *c.cacheDir
-	} else if base, err := os.UserCacheDir(); err == nil {
-		dir = filepath.Join(base, "rootbound", "wazero")
+		if *c.cacheDir == "" {
+			return nil, "" // asked for none
+		}
+		dirs = append(dirs, *c.cacheDir)
+	} else {
+		if base, err := os.UserCacheDir(); err == nil {
+			dirs = append(dirs, filepath.Join(base, "rootbound", "wazero"))
+		}
+		dirs = append(dirs, filepath.Join(os.TempDir(), fmt.Sprintf("rootbound-%d", os.Getuid()), "wazero"))
 	}
-	if dir == "" {
-		return nil, nil
+	var failures []string
+	for i, dir := range dirs {
+		if err := writable(dir); err != nil {
+			failures = append(failures, err.Error())
+			continue
+		}
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			failures = append(failures, err.Error())
+			continue
+		}
+		if i == 0 {
+			return cache, ""
+		}
+		return cache, fmt.Sprintf("the compilation cache is in %s: %s", dir, strings.Join(failures, "; "))
 	}
-	return wazero.NewCompilationCacheWithDir(dir)
+	return nil, "no compilation cache (each runner compiles the module, 1–3 s): " + strings.Join(failures, "; ")
 }
+
+// writable makes dir and checks that a file can be written in it.
+func writable(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "probe")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// Warnings says what the runner had to give up when it started (today: a
+// compilation cache it could not write, so runners start slowly). Library
+// code never prints: a program shows these as it wishes.
+func (r *Runner) Warnings() []string { return slices.Clone(r.warnings) }
 
 // acquire takes a slot and a warm instance, starting one if none is idle.
 func (r *Runner) acquire(ctx context.Context) (*instance, error) {
@@ -192,8 +244,14 @@ const closeWait = 2 * time.Second
 // module runs: freeing a running module's memory, or closing a descriptor a
 // mount still resolves paths against, is unsafe. If an instance is still
 // running after closeWait (or ctx ends first), Close leaves them to it and
-// says so.
+// says so. Calling Close again returns what the first call returned, and
+// releases nothing twice.
 func (r *Runner) Close(ctx context.Context) error {
+	r.closeOnce.Do(func() { r.closeErr = r.close(ctx) })
+	return r.closeErr
+}
+
+func (r *Runner) close(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
 	r.idle = nil
@@ -212,7 +270,10 @@ func (r *Runner) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	err := r.rt.Close(ctx)
+	var err error
+	if r.rt != nil {
+		err = r.rt.Close(ctx)
+	}
 	r.closeRoots()
 	return err
 }
@@ -221,4 +282,5 @@ func (r *Runner) closeRoots() {
 	for _, root := range r.roots {
 		_ = root.Close()
 	}
+	r.roots = nil
 }

@@ -205,7 +205,7 @@ func TestConcurrentCalls(t *testing.T) {
 				if i%2 == 0 {
 					res, err = r.Glob(context.Background(), host.GlobArgs{Pattern: "*.go"})
 				} else {
-					res, err = r.Grep(context.Background(), host.GrepArgs{Pattern: "hello", Glob: "*.go"})
+					res, err = r.Grep(context.Background(), host.GrepArgs{Pattern: "hello", Glob: host.Globs{"*.go"}})
 				}
 				if got := paths(res); err != nil || !reflect.DeepEqual(got, want) {
 					errs <- strings.Join(got, ",")

@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/rootbound/rootbound/guest/protocol"
 )
@@ -25,88 +31,180 @@ type Tools struct{ r *Runner }
 // NewTools returns the tools of r.
 func NewTools(r *Runner) *Tools { return &Tools{r: r} }
 
-// Specs returns the tool specs, glob first.
+// Specs returns the tool specs, glob first. The grep description states
+// the runner's file size cap.
 func (t *Tools) Specs() []ToolSpec {
+	size := int64(protocol.DefaultMaxFileSize)
+	if t.r != nil {
+		size = t.r.cfg.maxFileSize
+	}
 	return []ToolSpec{
 		{Name: "glob", Description: globDescription, InputSchema: json.RawMessage(globSchema)},
-		{Name: "grep", Description: grepDescription, InputSchema: json.RawMessage(grepSchema)},
+		{Name: "grep", Description: fmt.Sprintf(grepDescription, sizeText(size)), InputSchema: json.RawMessage(grepSchema)},
 	}
 }
 
+// sizeText writes a byte count as people do: 8 MiB, 512 KiB, 100 bytes.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // Call runs the tool name with a model's JSON arguments and returns the text
-// for the model (never empty: a failure is an "Error (code): ..." line) and
-// the Result, whose Err is the typed error if any. Arguments are checked as
-// strictly as the schema states: unknown fields, wrong types and
-// max_results over 1000 are invalid_argument.
+// for the model (never empty: a failure is an "[Error (code): ...]" line)
+// and the Result, whose Err is the typed error if any. It takes exactly
+// what the tool's JSON Schema allows: one JSON object, keys spelled as the
+// schema spells them (case counts), none twice, nothing after it, each
+// value of its type and within its range; anything else is
+// invalid_argument, saying what was wrong.
 func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (string, *Result) {
 	var res *Result
 	switch name {
 	case "glob":
-		res = callTool(ctx, name, args, t.r.Glob, func(a *GlobArgs) int { return a.MaxResults })
+		res = callTool(ctx, name, args, globValidator, t.r.Glob)
 	case "grep":
-		res = callTool(ctx, name, args, t.r.Grep, func(a *GrepArgs) int { return a.MaxResults })
+		res = callTool(ctx, name, args, grepValidator, t.r.Grep)
 	default:
-		res = failedResult(name, protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("host: unknown tool %q, want glob or grep", name)))
+		res = failedResult(name, newError(CodeInvalidArgument, fmt.Sprintf("host: unknown tool %q, want glob or grep", name)))
 	}
 	return res.Text(), res
 }
 
-// callTool decodes a model's arguments as strictly as the schema states
-// (unknown fields, wrong types and max_results over the tool bound are
-// invalid_argument) and runs the tool.
-func callTool[A any](ctx context.Context, name string, args json.RawMessage,
-	run func(context.Context, A) (*Result, error), maxResults func(*A) int) *Result {
-	var a A
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return failedResult(name, protocol.NewError(protocol.CodeInvalidArgument, "host: bad arguments: "+err.Error()))
+// callTool decodes a model's arguments strictly (see Call) and runs the
+// tool.
+func callTool[A any](ctx context.Context, name string, args json.RawMessage, schema *jsonschema.Resolved,
+	run func(context.Context, A) (*Result, error)) *Result {
+	bad := func(err error) *Result {
+		return failedResult(name, newError(CodeInvalidArgument, "host: bad arguments for "+name+": "+err.Error()))
 	}
-	if n := maxResults(&a); n < 0 || n > protocol.MaxResultsTool {
-		return failedResult(name, protocol.NewError(protocol.CodeInvalidArgument,
-			fmt.Sprintf("host: max_results %d, want 1 to %d", n, protocol.MaxResultsTool)))
+	if err := oneObject(args); err != nil {
+		return bad(err)
+	}
+	var instance any
+	if err := json.Unmarshal(args, &instance); err != nil {
+		return bad(err)
+	}
+	if err := schema.Validate(instance); err != nil {
+		return bad(schemaError(err))
+	}
+	var a A
+	if err := json.Unmarshal(args, &a); err != nil {
+		return bad(err)
 	}
 	res, _ := run(ctx, a)
 	return res
 }
 
+// oneObject checks what a JSON Schema cannot see once the JSON is decoded:
+// that args is one object, with no key twice, and nothing after it.
+func oneObject(args []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != json.Delim('{') {
+		return errors.New("want a JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key := tok.(string)
+		if seen[key] {
+			return fmt.Errorf("%q given twice", key)
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON object")
+	}
+	return nil
+}
+
+// schemaError reads a validation error as a model would want it: where,
+// and what was wrong, with numbers written as numbers.
+func schemaError(err error) error {
+	msg := strings.ReplaceAll(err.Error(), "validating root: ", "")
+	msg = strings.ReplaceAll(msg, "validating /properties/", "")
+	msg = rationals.ReplaceAllString(msg, "$1")
+	return errors.New(msg)
+}
+
+// rationals match the numbers the validator writes as fractions or with
+// six decimals: 1001/1, 1000.000000.
+var rationals = regexp.MustCompile(`\b(-?\d+)(?:/1|\.0+)\b`)
+
 func failedResult(tool string, err *Error) *Result {
-	return &Result{Tool: tool, Done: Done{Status: protocol.StatusFailed, Error: err}}
+	return &Result{Tool: tool, Done: Done{Status: StatusFailed, Error: err}}
+}
+
+var (
+	globValidator = mustResolve(globSchema)
+	grepValidator = mustResolve(grepSchema)
+)
+
+// mustResolve compiles a schema of this file; a schema that does not
+// compile is a bug caught by every test.
+func mustResolve(schema string) *jsonschema.Resolved {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(schema), &s); err != nil {
+		panic("host: tool schema: " + err.Error())
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		panic("host: tool schema: " + err.Error())
+	}
+	return r
 }
 
 const globDescription = `Find files by name or path pattern, fast, without reading them. ` +
-	`A pattern without "/" matches file names at any depth ("*.go", "Makefile"); with "/" it matches the path below the search directory ("src/**/*_test.go"). ` +
-	`Syntax: * and ? (not crossing /), ** (any directories), [a-z], {a,b}. ` +
+	`A pattern without "/" matches file names at any depth ("*.go", "Makefile"); with "/" it matches the path below the search path ("src/**/*_test.go"). ` +
+	`Syntax: * and ? (not crossing /), ** (any directories), [a-z], [!a-z], {a,b}. ` +
 	`Hidden files are included; .git never is; symbolic links are not followed. ` +
 	`Results are in directory order, at most max_results (default 100); a notice says when there were more.`
 
-const grepDescription = `Search file contents with a regular expression (RE2 syntax) or a literal string, line by line. ` +
-	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" shows matches per file. ` +
-	`Narrow with path (a directory) and glob (a file name or path pattern). ` +
-	`Binary files and files over 8 MiB are skipped and counted; long lines are cut around the match. ` +
+const grepDescription = `Search file contents with a regular expression (RE2 syntax) or a literal string, line by line: a match never spans lines. ` +
+	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" shows the number of matching lines per file. ` +
+	`Narrow with path (a directory or a file) and glob (file name or path patterns; "!" excludes: ["*.go", "!*_test.go"]). ` +
+	`Binary files and files over %s are skipped and counted; long lines are cut around the match. ` +
 	`"No matches" is stated explicitly; an invalid pattern is an error, never an empty result.`
 
-const globSchema = `{
+var globSchema = `{
   "type": "object",
   "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "Glob pattern: without / it matches file names at any depth; with / the path below the search directory."},
-    "path": {"type": "string", "description": "Directory to search, relative to the workspace or a root's name. Default: the workspace."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "At most this many results (default 100)."}
+    "pattern": {"type": "string", "minLength": 1, "description": "Glob pattern: without / it matches file names at any depth; with / the path below the search path."},
+    "path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name. Default: the workspace."},
+    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many results (default 100)."}
   },
   "required": ["pattern"],
   "additionalProperties": false
 }`
 
-const grepSchema = `{
+var grepSchema = `{
   "type": "object",
   "properties": {
     "pattern": {"type": "string", "minLength": 1, "description": "RE2 regular expression, or a literal string with literal: true."},
     "literal": {"type": "boolean", "description": "Take the pattern as a literal string."},
-    "path": {"type": "string", "description": "Directory to search, relative to the workspace or a root's name. Default: the workspace."},
-    "glob": {"type": "string", "description": "Search only files whose name (or path, with /) matches this glob."},
-    "case": {"type": "string", "enum": ["sensitive", "insensitive", "smart"], "description": "Letter case: sensitive (default), insensitive, or smart (insensitive unless the pattern has an upper-case letter)."},
+    "path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name. Default: the workspace."},
+    "glob": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides."},
+    "case": {"type": "string", "enum": ["sensitive", "insensitive", "smart"], "description": "Letter case: sensitive (default), insensitive, or smart (insensitive when the pattern has letters and none is upper case)."},
     "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "description": "What to return (default files_with_matches)."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "At most this many files (or lines, for content); default 100."}
+    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many files (or lines, for content); default 100."}
   },
   "required": ["pattern"],
   "additionalProperties": false

@@ -22,7 +22,17 @@ func TestToolsCall(t *testing.T) {
 		{name: "unknown field", tool: "glob", args: `{"pattern":"*","follow":true}`, want: "Error (invalid_argument)", code: "invalid_argument"},
 		{name: "wrong type", tool: "grep", args: `{"pattern":1}`, want: "Error (invalid_argument)", code: "invalid_argument"},
 		{name: "not JSON", tool: "grep", args: `pattern=x`, want: "Error (invalid_argument)", code: "invalid_argument"},
-		{name: "over the tool bound", tool: "glob", args: `{"pattern":"*","max_results":1001}`, want: "max_results 1001, want 1 to 1000", code: "invalid_argument"},
+		{name: "over the tool bound", tool: "glob", args: `{"pattern":"*","max_results":1001}`, want: "max_results: maximum: 1001 is greater than 1000", code: "invalid_argument"},
+		{name: "zero is below the bound", tool: "glob", args: `{"pattern":"*","max_results":0}`, want: "max_results: minimum: 0 is less than 1", code: "invalid_argument"},
+		{name: "keys are exact", tool: "glob", args: `{"PATTERN":"*.go"}`, want: "Error (invalid_argument)", code: "invalid_argument"},
+		{name: "no key twice", tool: "glob", args: `{"pattern":"*.go","pattern":"*"}`, want: `"pattern" given twice`, code: "invalid_argument"},
+		{name: "nothing after the object", tool: "glob", args: `{"pattern":"*.go"} {"pattern":"*"}`, want: "data after the JSON object", code: "invalid_argument"},
+		{name: "not an object", tool: "glob", args: `["*.go"]`, want: "want a JSON object", code: "invalid_argument"},
+		{name: "empty pattern", tool: "grep", args: `{"pattern":""}`, want: "Error (invalid_argument)", code: "invalid_argument"},
+		{name: "enum", tool: "grep", args: `{"pattern":"x","output_mode":"lines"}`, want: "Error (invalid_argument)", code: "invalid_argument"},
+		{name: "glob as a string", tool: "grep", args: `{"pattern":"TODO","glob":"*.go"}`, want: "a.go\n"},
+		{name: "glob as a list", tool: "grep", args: `{"pattern":"TODO","glob":["*.md","*.go"]}`, want: "a.go\n"},
+		{name: "glob of the wrong type", tool: "grep", args: `{"pattern":"TODO","glob":3}`, want: "Error (invalid_argument)", code: "invalid_argument"},
 		{name: "invalid pattern", tool: "grep", args: `{"pattern":"("}`, want: "Error (invalid_pattern)", code: "invalid_pattern"},
 	}
 	for _, tt := range tests {

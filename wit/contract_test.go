@@ -165,6 +165,12 @@ func typeAgrees(wt wit.Type, gt reflect.Type) string {
 			return ""
 		}
 	case *wit.TypeDef:
+		if l, ok := wt.Kind.(*wit.List); ok {
+			if gt.Kind() != reflect.Slice {
+				return "WIT list, Go " + gt.String()
+			}
+			return typeAgrees(l.Type, gt.Elem())
+		}
 		name := ""
 		if wt.Name != nil {
 			name = *wt.Name

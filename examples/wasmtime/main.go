@@ -106,7 +106,7 @@ const epochTick = 10 * time.Millisecond
 func (r *runner) serve(in io.Reader, out io.Writer) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	for {
-		line, err := readLine(br)
+		line, err := protocol.ReadLine(br)
 		if len(bytes.TrimSpace(line)) > 0 {
 			if cerr := r.call(line, out); cerr != nil {
 				return cerr
@@ -117,22 +117,6 @@ func (r *runner) serve(in io.Reader, out io.Writer) error {
 		}
 		if err != nil {
 			return err
-		}
-	}
-}
-
-// readLine reads one line without its '\n', keeping at most
-// protocol.MaxLineBytes+1 bytes of it.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		chunk = bytes.TrimSuffix(chunk, []byte{'\n'})
-		if room := protocol.MaxLineBytes + 1 - len(line); room > 0 {
-			line = append(line, chunk[:min(room, len(chunk))]...)
-		}
-		if err != bufio.ErrBufferFull {
-			return line, err
 		}
 	}
 }

@@ -386,3 +386,59 @@ func FuzzIndexRare(f *testing.F) {
 		}
 	})
 }
+
+func TestFilter(t *testing.T) {
+	tests := []struct {
+		name  string
+		globs []string
+		take  []string
+		leave []string
+	}{
+		{name: "none takes all", globs: nil, take: []string{"a.go", "b/c.md"}},
+		{name: "include", globs: []string{"*.go"}, take: []string{"a.go", "x/b.go"}, leave: []string{"c.md"}},
+		{name: "exclude only", globs: []string{"!*_test.go"}, take: []string{"a.go", "c.md"}, leave: []string{"a_test.go"}},
+		{name: "include then exclude", globs: []string{"*.go", "!*_test.go"}, take: []string{"a.go"}, leave: []string{"a_test.go", "c.md"}},
+		{name: "the last match decides", globs: []string{"!*_test.go", "*.go"}, take: []string{"a.go", "a_test.go"}, leave: []string{"c.md"}},
+		{name: "paths", globs: []string{"src/**", "!src/vendor/**"}, take: []string{"src/a.go"}, leave: []string{"src/vendor/x.go", "doc/a.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := CompileFilter(tt.globs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range tt.take {
+				if !f.Match(p) {
+					t.Errorf("%q left out", p)
+				}
+			}
+			for _, p := range tt.leave {
+				if f.Match(p) {
+					t.Errorf("%q taken", p)
+				}
+			}
+		})
+	}
+	if _, err := CompileFilter([]string{"*.go", "!{a"}); err == nil || !strings.Contains(err.Error(), `"!{a"`) {
+		t.Errorf("a bad exclusion: %v, want it named", err)
+	}
+}
+
+// TestSmartCase holds smart case to ripgrep's rule: fold when the pattern
+// has a literal character and no upper-case literal one (checked against
+// rg -S by TestAgreesWithRipgrep's smart-case cases too).
+func TestSmartCase(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		fold    bool
+	}{
+		{"foo", true}, {"Foo", false}, {`\Wfoo`, true}, {`[A-Z]{3}`, false}, {`[a-z]{3}`, true},
+		{`\pL+`, false}, {`\p{Lu}x`, true}, {`\w+`, false}, {`[[:upper:]]x`, true}, {`\x41b`, false},
+		{`\Qa.B\E`, false}, {`\Qa.b\E`, true}, {`(?P<Name>x)`, true}, {`(?i)X`, false}, {`a{2,3}`, true},
+		{`é`, true}, {`É`, false}, {`.`, false}, {`^$`, false}, {`\d+\.`, true},
+	} {
+		if got := smartFold(tt.pattern); got != tt.fold {
+			t.Errorf("smartFold(%q) = %v, want %v", tt.pattern, got, tt.fold)
+		}
+	}
+}

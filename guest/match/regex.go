@@ -15,7 +15,7 @@ import (
 const (
 	CaseSensitive   = "sensitive"
 	CaseInsensitive = "insensitive"
-	CaseSmart       = "smart" // insensitive unless the pattern has an upper-case letter
+	CaseSmart       = "smart" // insensitive when the pattern has literal letters, none upper case (ripgrep's rule)
 )
 
 // MaxProgram bounds the size of a compiled regular expression, in
@@ -88,7 +88,7 @@ func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error)
 		return nil, bad("matches a line break, which never matches: the search is line by line")
 	}
 	if caseMode == CaseSmart && !literal {
-		fold = !hasUpperLiteral(re)
+		fold = smartFold(pattern)
 	}
 	if fold {
 		// Parse again: the parser folds classes and literals itself.
@@ -311,20 +311,6 @@ func findLiteral(buf []byte, from int, lit []byte, find func([]byte) int, m *met
 func hasUpper(s string) bool {
 	for _, r := range s {
 		if unicode.IsUpper(r) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasUpperLiteral reports whether a literal in re has an upper-case letter,
-// as ripgrep's smart case decides (escapes such as \W do not count).
-func hasUpperLiteral(re *syntax.Regexp) bool {
-	if re.Op == syntax.OpLiteral && hasUpper(string(re.Rune)) {
-		return true
-	}
-	for _, sub := range re.Sub {
-		if hasUpperLiteral(sub) {
 			return true
 		}
 	}

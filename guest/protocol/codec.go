@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -76,4 +77,23 @@ func (e *Encoder) Marshal(l *Line) ([]byte, error) {
 func (e *Encoder) Write(b []byte) error {
 	_, err := e.w.Write(b)
 	return err
+}
+
+// ReadLine reads one request line without its '\n', keeping at most
+// MaxLineBytes+1 bytes of it: a longer line is cut there, and the rest is
+// read and dropped, so any line costs bounded memory. Every reader of
+// request lines (the module, and hosts that read lines themselves) uses it,
+// so an over-long line gets the same answer everywhere.
+func ReadLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		chunk = bytes.TrimSuffix(chunk, []byte{'\n'})
+		if room := MaxLineBytes + 1 - len(line); room > 0 {
+			line = append(line, chunk[:min(room, len(chunk))]...)
+		}
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
 }

@@ -60,13 +60,35 @@ type GlobArgs struct {
 
 // GrepArgs searches file contents.
 type GrepArgs struct {
-	Pattern    string `json:"pattern"`
-	Literal    bool   `json:"literal,omitempty"`
-	Path       string `json:"path,omitempty"`
-	Glob       string `json:"glob,omitempty"`
+	Pattern string `json:"pattern"`
+	Literal bool   `json:"literal,omitempty"`
+	Path    string `json:"path,omitempty"`
+	// Glob picks the files searched: a file is searched when the last glob
+	// that matches it is not an exclusion ("!*_test.go"), or, when none
+	// matches, when no glob is an inclusion; as ripgrep's -g.
+	Glob       Globs  `json:"glob,omitempty"`
 	Case       string `json:"case,omitempty"`        // CaseSensitive (default), CaseInsensitive, CaseSmart
 	OutputMode string `json:"output_mode,omitempty"` // ModeFiles (default), ModeContent, ModeCount
 	MaxResults int    `json:"max_results,omitempty"`
+}
+
+// Globs is a list of globs; in JSON a single string is also taken, as a
+// list of one (the form agents' grep tools use).
+type Globs []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (g *Globs) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*g = Globs{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("protocol: glob wants a string or a list of strings")
+	}
+	*g = many
+	return nil
 }
 
 // Case modes.
@@ -95,7 +117,7 @@ const (
 // no deadline, no budget, DefaultMaxFileSize.
 type Limits struct {
 	// DeadlineMS is how long the call may run, counted from when the module
-	// reads the request.
+	// reads the request; at most MaxDeadlineMS.
 	DeadlineMS int64 `json:"deadline_ms,omitempty"`
 	// MaxEntries bounds directory entries visited.
 	MaxEntries int64 `json:"max_entries,omitempty"`
@@ -108,6 +130,11 @@ type Limits struct {
 	// and Narrow say so when it is reached).
 	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
 }
+
+// MaxDeadlineMS bounds Limits.DeadlineMS: a year, far past any call, and
+// far from overflowing a time.Duration (which a deadline of 2^63/10^6 ms
+// or more did, into a deadline already passed).
+const MaxDeadlineMS = 365 * 24 * 3600 * 1000
 
 // DefaultMaxFileSize is the size above which grep skips a file: larger than
 // nearly every source file, small enough that one file cannot hold a call

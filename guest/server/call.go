@@ -69,6 +69,11 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 			c.err = protocol.NewError(protocol.CodeInvalidArgument, "protocol: limits must not be negative")
 			return c
 		}
+		if l.DeadlineMS > protocol.MaxDeadlineMS {
+			c.err = protocol.NewError(protocol.CodeInvalidArgument,
+				fmt.Sprintf("protocol: deadline_ms %d, want at most %d (a year)", l.DeadlineMS, protocol.MaxDeadlineMS))
+			return c
+		}
 		if l.DeadlineMS > 0 {
 			c.deadline = s.now().Add(time.Duration(l.DeadlineMS) * time.Millisecond)
 		}

@@ -9,14 +9,17 @@ import (
 	"strings"
 
 	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/guest/walk"
 )
 
-// scope is a resolved search root: a directory inside one root.
+// scope is a resolved search root: a directory or a single regular file
+// inside one root.
 type scope struct {
 	root      Root
 	isDefault bool
 	rel       string // below root.Name, "" for the root itself
 	full      string // on this process's file system
+	file      bool   // a single regular file
 }
 
 // scope resolves a path argument. Relative paths are below the default root;
@@ -58,6 +61,12 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 		}
 		sc = scope{root: s.roots[0], isDefault: true, rel: clean}
 	}
+	for _, part := range strings.Split(sc.rel, "/") {
+		if part == ".git" {
+			return scope{}, protocol.NewError(protocol.CodeOutsideRoot,
+				fmt.Sprintf("path %q is inside .git, which is never read (it can hold credentials)", p))
+		}
+	}
 	sc.full = sc.root.Dir
 	if sc.rel != "" {
 		sc.full += "/" + sc.rel
@@ -70,17 +79,37 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("path %q cannot be read: %s", p, errnoText(err)))
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return scope{}, protocol.NewError(protocol.CodeNotADirectory, fmt.Sprintf("path %q is a symbolic link; links are not followed", p))
+	case fi.Mode().IsRegular() && sc.rel != "":
+		sc.file = true
 	case !fi.IsDir():
-		return scope{}, protocol.NewError(protocol.CodeNotADirectory, fmt.Sprintf("path %q is not a directory", p))
+		return scope{}, protocol.NewError(protocol.CodeNotADirectory, fmt.Sprintf("path %q is neither a directory nor a regular file", p))
 	}
 	return sc, nil
 }
 
+// walk walks the scope: a directory, or a single file handed to w.File as
+// the only entry.
+func (sc scope) walk(w *walk.Walker) error {
+	if !sc.file {
+		return w.Walk(sc.full)
+	}
+	w.Files++
+	err := w.File(path.Base(sc.rel), sc.full)
+	if errors.Is(err, walk.SkipAll) {
+		return nil
+	}
+	return err
+}
+
 // display is how a result path is shown: relative to the default root, or
-// under its root's name for any other root.
+// under its root's name for any other root. rel is relative to the search
+// root (for a single file, its base name).
 func (sc scope) display(rel string) string {
 	p := rel
-	if sc.rel != "" {
+	switch {
+	case sc.file:
+		p = sc.rel
+	case sc.rel != "":
 		p = sc.rel + "/" + rel
 	}
 	if sc.isDefault {

@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"strings"
 	"time"
 
 	"github.com/rootbound/rootbound/guest/protocol"
@@ -33,21 +31,18 @@ type Server struct {
 	now func() time.Time
 }
 
-// New returns a Server for roots. It refuses no roots, a name that is not
-// absolute and clean, and a name given twice.
+// New returns a Server for roots. It refuses no roots and the names
+// protocol.CheckRootNames refuses (names that nest among them).
 func New(roots []Root) (*Server, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("server: no roots")
 	}
-	seen := map[string]bool{}
-	for _, r := range roots {
-		if !strings.HasPrefix(r.Name, "/") || path.Clean(r.Name) != r.Name || r.Name == "/" {
-			return nil, fmt.Errorf("server: root name %q, want a clean absolute path other than /", r.Name)
-		}
-		if seen[r.Name] {
-			return nil, fmt.Errorf("server: root %q given twice", r.Name)
-		}
-		seen[r.Name] = true
+	names := make([]string, len(roots))
+	for i, r := range roots {
+		names[i] = r.Name
+	}
+	if err := protocol.CheckRootNames(names); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	return &Server{roots: roots, now: time.Now}, nil
 }
@@ -59,7 +54,8 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 	bw := bufio.NewWriterSize(out, 64<<10)
 	enc := protocol.NewEncoder(bw)
 	for {
-		line, tooLong, err := readLine(br)
+		line, err := protocol.ReadLine(br)
+		tooLong := len(line) > protocol.MaxLineBytes
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			if werr := s.handle(line, tooLong, enc, bw).finish(); werr != nil {
 				return werr
@@ -71,23 +67,5 @@ func (s *Server) Serve(in io.Reader, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-	}
-}
-
-// readLine reads one line; a line over MaxLineBytes is drained and reported.
-func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
-	var buf []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			buf = append(buf, chunk...)
-			if len(buf) > protocol.MaxLineBytes {
-				tooLong, buf = true, nil
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return buf, tooLong, err
 	}
 }

@@ -1,12 +1,16 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rootbound/rootbound/guest/meter"
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
@@ -21,6 +25,8 @@ var tree = map[string]string{
 	".git/HEAD":            "hello from git\n",
 	"long.txt":             strings.Repeat("a", 400) + "NEEDLE" + strings.Repeat("b", 400) + "\n",
 	"escape":               "->/etc/passwd",
+	"bom.txt":              "\uFEFFmarker\n",
+	"long2.txt":            "needlex" + strings.Repeat("y", 200_000) + "needle7" + strings.Repeat("z", 1000) + "\n",
 }
 
 // serve runs requests against a fresh server over tree and returns the
@@ -86,7 +92,7 @@ func TestServe(t *testing.T) {
 	}{
 		{name: "glob basename", req: `"glob":{"pattern":"*.go"}`, want: []string{"src/main.go", "src/util/strings.go"}, status: "complete"},
 		{name: "glob path", req: `"glob":{"pattern":"src/*.go"}`, want: []string{"src/main.go"}, status: "complete"},
-		{name: "glob hidden found, .git never", req: `"glob":{"pattern":"*"}`, want: []string{".github/workflows/ci", "README.md", "docs/a b/é.md", "long.txt", "src/bin.dat", "src/main.go", "src/util/strings.go"}, status: "complete"},
+		{name: "glob hidden found, .git never", req: `"glob":{"pattern":"*"}`, want: []string{".github/workflows/ci", "README.md", "bom.txt", "docs/a b/é.md", "long.txt", "long2.txt", "src/bin.dat", "src/main.go", "src/util/strings.go"}, status: "complete"},
 		{name: "glob under path", req: `"glob":{"pattern":"*.go","path":"src/util"}`, want: []string{"src/util/strings.go"}, status: "complete"},
 		{name: "glob relative to search root", req: `"glob":{"pattern":"util/*.go","path":"src"}`, want: []string{"src/util/strings.go"}, status: "complete"},
 		{name: "glob other root", req: `"glob":{"pattern":"*.txt","path":"/notes"}`, want: []string{"/notes/notes/hello.txt"}, status: "complete"},
@@ -114,7 +120,18 @@ func TestServe(t *testing.T) {
 		{name: "root name prefix is not a root", req: `"glob":{"pattern":"*","path":"/workspace-evil"}`, status: "failed", code: "outside_root"},
 		{name: "root dotdot escapes", req: `"glob":{"pattern":"*","path":"/workspace/../notes/../etc"}`, status: "failed", code: "outside_root"},
 		{name: "missing path", req: `"glob":{"pattern":"*","path":"nope"}`, status: "failed", code: "not_found"},
-		{name: "file path", req: `"glob":{"pattern":"*","path":"README.md"}`, status: "failed", code: "not_a_directory"},
+		{name: "file path globbed", req: `"glob":{"pattern":"*.md","path":"README.md"}`, want: []string{"README.md"}, status: "complete"},
+		{name: "file path grepped", req: `"grep":{"pattern":"hello","path":"src/main.go","output_mode":"content"}`, want: []string{"src/main.go:4:\tprintln(\"hello\")"}, status: "complete"},
+		{name: "file path of another root", req: `"grep":{"pattern":"hello","path":"/notes/notes/hello.txt"}`, want: []string{"/notes/notes/hello.txt"}, status: "complete"},
+		{name: ".git by path", req: `"grep":{"pattern":"x","path":".git"}`, status: "failed", code: "outside_root"},
+		{name: ".git through ..", req: `"grep":{"pattern":"x","path":"src/../.git/objects"}`, status: "failed", code: "outside_root"},
+		{name: ".git by root name", req: `"glob":{"pattern":"*","path":"/workspace/.git/HEAD"}`, status: "failed", code: "outside_root"},
+		{name: "glob excludes", req: `"grep":{"pattern":"hello","glob":["!*.md","!ci"]}`, want: []string{"src/main.go"}, status: "complete"},
+		{name: "glob includes and excludes", req: `"grep":{"pattern":"ello","case":"insensitive","glob":["*.go","!strings.go"]}`, want: []string{"src/main.go"}, status: "complete"},
+		{name: "smart case sees classes", req: `"grep":{"pattern":"[H]ello","case":"smart","output_mode":"count"}`, want: []string{"src/util/strings.go#2"}, status: "complete"},
+		{name: "bom is not text", req: `"grep":{"pattern":"^marker","output_mode":"content"}`, want: []string{"bom.txt:1:marker"}, status: "complete"},
+		{name: "snippet holds the real match", req: `"grep":{"pattern":"needle\\d","output_mode":"content"}`, want: []string{"long2.txt:1:…" + strings.Repeat("y", 150) + "needle7" + strings.Repeat("z", 143) + "…"}, status: "complete"},
+		{name: "deadline too far", req: `"glob":{"pattern":"*"},"limits":{"deadline_ms":9223372036854}`, status: "failed", code: "invalid_argument"},
 		{name: "symlink path", req: `"glob":{"pattern":"*","path":"escape"}`, status: "failed", code: "not_a_directory"},
 		{name: "nul in path", req: `"glob":{"pattern":"*","path":"a\u0000b"}`, status: "failed", code: "invalid_argument"},
 		{name: "budget", req: `"glob":{"pattern":"*"},"limits":{"max_entries":4}`, want: []string{".github/workflows/ci"}, status: "partial", code: "budget"},
@@ -163,8 +180,8 @@ func TestServeCounts(t *testing.T) {
 	if d.Skipped != want {
 		t.Errorf("skipped %+v, want %+v", d.Skipped, want)
 	}
-	if d.Stats.Files != 7 || d.Stats.FilesRead != 7 {
-		t.Errorf("stats %+v, want 7 files, 7 read", d.Stats)
+	if d.Stats.Files != 9 || d.Stats.FilesRead != 9 {
+		t.Errorf("stats %+v, want 9 files, 9 read", d.Stats)
 	}
 }
 
@@ -239,5 +256,40 @@ func TestServeNonUTF8(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestFileErrorIsNotCancel: a file's own error, whatever its errno (a
+// /sys file fails to read with EOPNOTSUPP), is a problem record and the
+// search goes on; only the clock says the host cancelled.
+func TestFileErrorIsNotCancel(t *testing.T) {
+	for _, errno := range []syscall.Errno{syscall.ENOTSUP, syscall.EIO, syscall.EACCES, syscall.ECANCELED} {
+		var out bytes.Buffer
+		bw := bufio.NewWriter(&out)
+		c := &call{enc: protocol.NewEncoder(bw), bw: bw, now: time.Now}
+		c.meter = meter.New(c.checkClock)
+		if err := c.problem("sys/phys_port_name", &fs.PathError{Op: "read", Path: "/x", Err: errno}); err != nil {
+			t.Errorf("%v ended the search: %v", errno, err)
+		}
+		if c.done.Skipped.Unreadable != 1 {
+			t.Errorf("%v: unreadable %d, want 1", errno, c.done.Skipped.Unreadable)
+		}
+	}
+}
+
+func TestNewRefusesRoots(t *testing.T) {
+	for _, names := range [][]string{
+		{"/workspace", "/workspace/src"}, {"/a/b", "/a"}, {"/w", "/w"}, {"relative"}, {"/"}, {"/w/../x"}, {"/repo/.git"},
+	} {
+		var roots []Root
+		for _, n := range names {
+			roots = append(roots, Root{Name: n, Dir: t.TempDir()})
+		}
+		if _, err := New(roots); err == nil {
+			t.Errorf("New(%v) took them, want an error", names)
+		}
+	}
+	if _, err := New([]Root{{Name: "/workspace", Dir: t.TempDir()}, {Name: "/workspace-src", Dir: t.TempDir()}}); err != nil {
+		t.Errorf("siblings sharing a prefix: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path"
@@ -11,6 +12,8 @@ import (
 	"github.com/rootbound/rootbound/guest/search"
 	"github.com/rootbound/rootbound/guest/walk"
 )
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 func patternError(err error) *protocol.Error {
 	var pe *match.PatternError
@@ -58,7 +61,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		},
 		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
 	}
-	c.end(w.Walk(sc.full), w)
+	c.end(sc.walk(w), w)
 	if c.done.Truncated {
 		c.narrow(fmt.Sprintf("files match %q", a.Pattern), sc.label(), "narrow the pattern or the path")
 	}
@@ -70,14 +73,12 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = patternError(err)
 		return
 	}
-	var filter *match.Glob
-	if a.Glob != "" {
-		if filter, err = match.CompileGlob(a.Glob); err != nil {
-			c.err = patternError(err)
-			return
-		}
-		filter.Meter = c.meter
+	filter, err := match.CompileFilter(a.Glob)
+	if err != nil {
+		c.err = patternError(err)
+		return
 	}
+	filter.SetMeter(c.meter)
 	mode := a.OutputMode
 	switch mode {
 	case "":
@@ -100,7 +101,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
 	}
 	w.File = func(rel, full string) error {
-		if filter != nil && !filter.Match(rel) {
+		if !filter.Match(rel) {
 			return nil
 		}
 		if !utf8.ValidString(path.Base(rel)) {
@@ -126,6 +127,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		case err != nil:
 			return c.problem(sc.display(rel), err)
 		}
+		// A UTF-8 byte order mark is not text of line 1: skipped, as
+		// ripgrep does, so ^ matches there and no snippet carries it.
+		data = bytes.TrimPrefix(data, utf8BOM)
 		display := protocol.Data(sc.display(rel))
 		var emitErr error
 		count := 0
@@ -151,7 +155,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		}
 		return emitErr
 	}
-	c.end(w.Walk(sc.full), w)
+	c.end(sc.walk(w), w)
 	if c.done.Truncated {
 		what := map[string]string{protocol.ModeFiles: "files", protocol.ModeContent: "lines", protocol.ModeCount: "files"}[mode]
 		c.narrow(what+" match", sc.label(), "narrow the pattern, the path or the glob filter")

@@ -1,24 +1,33 @@
 // Command rootbound finds files and searches their contents inside a
 // WebAssembly sandbox that can read nothing but the directory it is given.
 //
-//	rootbound glob PATTERN [DIR]    like fd -g PATTERN DIR
-//	rootbound grep PATTERN [DIR]    like rg PATTERN DIR
+//	rootbound glob [flags] PATTERN [PATH]   like fd -g PATTERN PATH
+//	rootbound grep [flags] PATTERN [PATH]   like rg PATTERN PATH
+//	rootbound serve --root NAME=DIR ...      the JSON-lines protocol on stdin and stdout
 //
-// Exit status, as grep and rg use it: 0 when something was found, 1 when
-// nothing was, 2 on an error (results found before it are still printed).
+// PATH is a directory or a single file (default: the current directory).
+// Results print as they are found. Exit status, as rg's: 0 when something
+// was found, 1 when nothing was, 2 on an error or when a file could not be
+// read (results found before it are still printed).
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
@@ -26,17 +35,20 @@ import (
 )
 
 const usage = `usage:
-  rootbound glob [flags] PATTERN [DIR]   find files by name or path (* ? ** [a-z] {a,b})
-  rootbound grep [flags] PATTERN [DIR]   search file contents (RE2, or -F for a literal)
+  rootbound glob [flags] PATTERN [PATH]   find files by name or path (* ? ** [a-z] {a,b})
+  rootbound grep [flags] PATTERN [PATH]   search file contents (RE2, or -F for a literal)
+  rootbound serve --root NAME=DIR ...     answer protocol requests on stdin, one JSON line each
+  rootbound version                       print the version and the module's hash
 
-Run 'rootbound glob -h' or 'rootbound grep -h' for flags.
+PATH is a directory or a file (default: the current directory).
+Run 'rootbound glob --help', 'rootbound grep --help' or 'rootbound serve --help' for flags.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -44,6 +56,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "glob", "grep":
 		return search(args[0], args[1:], stdout, stderr)
+	case "serve":
+		return serve(args[1:], stdin, stdout, stderr)
+	case "version", "--version", "-V":
+		fmt.Fprintln(stdout, version())
+		return 0
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -53,6 +70,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// version names this build: the module version (or the VCS revision) and
+// the first bytes of the embedded module's SHA-256, which tells builds with
+// different guests apart.
+func version() string {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && v == "(devel)" {
+				v = s.Value[:min(12, len(s.Value))]
+			}
+		}
+	}
+	sum := sha256.Sum256(host.Module())
+	return fmt.Sprintf("rootbound %s (module sha256 %x)", v, sum[:6])
+}
+
 type options struct {
 	max, maxSizeMiB   int
 	json              bool
@@ -60,80 +96,92 @@ type options struct {
 	fixed, ignoreCase bool
 	smartCase         bool
 	files, count      bool
-	glob              string
+	globs             []string
 }
 
 func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rootbound "+tool, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o options
-	fs.IntVar(&o.max, "max-results", protocol.MaxResultsCeiling, "stop after this many results")
-	fs.BoolVar(&o.json, "json", false, "print the raw protocol lines (JSON)")
+	fs.IntVar(&o.max, "max-results", protocol.MaxResultsCeiling, "stop after this many results (at least 1; the default is everything)")
+	fs.BoolVar(&o.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&o.timeout, "timeout", time.Minute, "give up after this long")
 	fs.IntVar(&o.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, "skip files larger than this many MiB")
 	if tool == "grep" {
-		fs.BoolVar(&o.fixed, "F", false, "the pattern is a literal string, not a regular expression")
-		fs.BoolVar(&o.ignoreCase, "i", false, "ignore case")
-		fs.BoolVar(&o.smartCase, "S", false, "ignore case unless the pattern has an upper-case letter")
-		fs.BoolVar(&o.files, "l", false, "print only the paths of files with matches")
-		fs.BoolVar(&o.count, "c", false, "print the number of matching lines per file")
-		fs.StringVar(&o.glob, "g", "", "search only files whose name (or path, with /) matches this glob")
-		fs.Bool("n", true, "show line numbers (always on; accepted for rg compatibility)")
+		fs.BoolVarP(&o.fixed, "fixed-strings", "F", false, "the pattern is a literal string, not a regular expression")
+		fs.BoolVarP(&o.ignoreCase, "ignore-case", "i", false, "ignore case")
+		fs.BoolVarP(&o.smartCase, "smart-case", "S", false, "ignore case when the pattern has letters and none is upper case")
+		fs.BoolVarP(&o.files, "files-with-matches", "l", false, "print only the paths of files with matches")
+		fs.BoolVarP(&o.count, "count", "c", false, "print the number of matching lines per file")
+		fs.StringArrayVarP(&o.globs, "glob", "g", nil, "search only files matching this glob; !GLOB excludes; repeat it, the last match decides")
+		fs.BoolP("line-number", "n", true, "show line numbers (always on; accepted for rg compatibility)")
 	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "usage: rootbound %s [flags] PATTERN [PATH]\n\n%s", tool, fs.FlagUsages())
 			return 0
 		}
 		return 2
 	}
+	pos := fs.Args()
 	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [DIR]\n", tool)
+		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH]\n", tool)
 		return 2
 	}
-	dir, prefix := ".", ""
-	if len(pos) == 2 {
-		dir = pos[1]
-		prefix = strings.TrimSuffix(dir, "/") + "/"
+	if o.max < 1 || o.max > protocol.MaxResultsCeiling {
+		fmt.Fprintf(stderr, "rootbound %s: --max-results %d, want 1 to %d (the default is everything)\n", tool, o.max, protocol.MaxResultsCeiling)
+		return 2
+	}
+	root, file, prefix, err := target(pos)
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	cfg := host.NewConfig().WithRoot("/workspace", dir).WithTimeout(o.timeout).
-		WithMaxFileSize(int64(o.maxSizeMiB) << 20).WithInstances(1)
-	r, err := host.NewRunner(ctx, cfg)
+	maxSize := int64(o.maxSizeMiB) << 20
+	r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/workspace", root).WithTimeout(o.timeout).
+		WithMaxFileSize(maxSize).WithInstances(1))
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
 	defer r.Close(context.Background())
+	for _, w := range r.Warnings() {
+		fmt.Fprintln(stderr, "rootbound: warning:", w)
+	}
 
+	glob := host.GlobArgs{Pattern: pos[0], Path: file, MaxResults: o.max}
+	grep := host.GrepArgs{Pattern: pos[0], Path: file, Literal: o.fixed, Glob: o.globs, MaxResults: o.max, OutputMode: host.ModeContent}
+	switch {
+	case o.files:
+		grep.OutputMode = host.ModeFiles
+	case o.count:
+		grep.OutputMode = host.ModeCount
+	}
+	switch {
+	case o.ignoreCase:
+		grep.Case = host.CaseInsensitive
+	case o.smartCase:
+		grep.Case = host.CaseSmart
+	}
+	if o.json {
+		return searchJSON(ctx, r, tool, glob, grep, o.timeout, maxSize, stdout, stderr)
+	}
 	// Results print as they arrive: the first ones show at once, and memory
 	// stays flat however many there are.
-	out := newPrinter(stdout, prefix, o.json)
+	out := newPrinter(stdout, prefix)
 	var res *host.Result
 	if tool == "glob" {
-		res, _ = r.GlobEach(ctx, host.GlobArgs{Pattern: pos[0], MaxResults: o.max}, out.item)
+		res, _ = r.GlobEach(ctx, glob, out.item)
 	} else {
-		a := host.GrepArgs{Pattern: pos[0], Literal: o.fixed, Glob: o.glob, MaxResults: o.max, OutputMode: protocol.ModeContent}
-		switch {
-		case o.files:
-			a.OutputMode = protocol.ModeFiles
-		case o.count:
-			a.OutputMode = protocol.ModeCount
-		}
-		switch {
-		case o.ignoreCase:
-			a.Case = protocol.CaseInsensitive
-		case o.smartCase:
-			a.Case = protocol.CaseSmart
-		}
-		res, _ = r.GrepEach(ctx, a, out.item)
+		res, _ = r.GrepEach(ctx, grep, out.item)
 	}
-	out.finish(stderr, res)
+	out.finish(stderr, res, o.maxSizeMiB)
 	switch {
-	case res.Done.Error != nil:
+	case res.Done.Error != nil, res.Done.Skipped.Unreadable > 0:
 		return 2
 	case out.found == 0:
 		return 1
@@ -141,32 +189,85 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseInterleaved lets flags come before, between or after the positional
-// arguments, as rg and fd allow.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		rest := fs.Args()
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
+// target turns the PATH argument into a root directory, the path to search
+// below it ("" for the root itself, a name for a single file), and the
+// prefix that makes result paths read as PATH does.
+func target(pos []string) (root, file, prefix string, err error) {
+	if len(pos) < 2 {
+		return ".", "", "", nil
 	}
+	arg := pos[1]
+	fi, err := os.Stat(arg)
+	if err != nil {
+		return "", "", "", err
+	}
+	if fi.IsDir() {
+		return arg, "", strings.TrimSuffix(arg, "/") + "/", nil
+	}
+	if !fi.Mode().IsRegular() {
+		return "", "", "", fmt.Errorf("%s: neither a directory nor a regular file", arg)
+	}
+	base := filepath.Base(arg)
+	return filepath.Dir(arg), base, strings.TrimSuffix(arg, base), nil
 }
 
-// printer writes results as rg and fd do (or the protocol's item lines,
-// with --json), buffered, and flushed at the first result and then at
-// least every flushEvery, so output shows while a long search runs.
+// searchJSON runs the call through the protocol and prints its lines as the
+// module writes them.
+func searchJSON(ctx context.Context, r *host.Runner, tool string, glob host.GlobArgs, grep host.GrepArgs,
+	timeout time.Duration, maxSize int64, stdout, stderr io.Writer) int {
+	req := protocol.Request{V: protocol.Version, ID: "1",
+		Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds(), MaxFileSize: maxSize}}
+	if tool == "glob" {
+		g := protocol.GlobArgs(glob)
+		req.Glob = &g
+	} else {
+		g := protocol.GrepArgs(grep)
+		req.Grep = &g
+	}
+	line, _ := json.Marshal(req)
+	var last bytes.Buffer
+	tee := &lastLine{w: stdout, last: &last}
+	if err := r.Serve(ctx, bytes.NewReader(append(line, '\n')), tee); err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
+	var done protocol.Line
+	if err := json.Unmarshal(last.Bytes(), &done); err != nil || done.Done == nil {
+		return 2
+	}
+	switch d := done.Done; {
+	case d.Error != nil, d.Skipped.Unreadable > 0:
+		return 2
+	case d.Results == 0:
+		return 1
+	}
+	return 0
+}
+
+// lastLine writes through to w and keeps the last line written.
+type lastLine struct {
+	w    io.Writer
+	last *bytes.Buffer
+	cur  []byte
+}
+
+func (l *lastLine) Write(p []byte) (int, error) {
+	for _, c := range p {
+		l.cur = append(l.cur, c)
+		if c == '\n' {
+			l.last.Reset()
+			l.last.Write(l.cur)
+			l.cur = l.cur[:0]
+		}
+	}
+	return l.w.Write(p)
+}
+
+// printer writes results as rg and fd do, buffered, and flushed at the
+// first result and then at least every flushEvery, so output shows while a
+// long search runs.
 type printer struct {
 	w      *bufio.Writer
-	enc    *protocol.Encoder
 	prefix string
 	found  int
 	last   time.Time
@@ -174,30 +275,20 @@ type printer struct {
 
 const flushEvery = 100 * time.Millisecond
 
-func newPrinter(stdout io.Writer, prefix string, json bool) *printer {
-	p := &printer{w: bufio.NewWriterSize(stdout, 64<<10), prefix: prefix}
-	if json {
-		p.enc = protocol.NewEncoder(p.w)
-	}
-	return p
+func newPrinter(stdout io.Writer, prefix string) *printer {
+	return &printer{w: bufio.NewWriterSize(stdout, 64<<10), prefix: prefix}
 }
 
 func (p *printer) item(it host.Item) error {
 	p.found++
-	if p.enc != nil {
-		if err := p.enc.Encode(&protocol.Line{ID: "1", Item: &it}); err != nil {
-			return err
-		}
-	} else {
-		path := escape.Path(p.prefix + string(it.Path))
-		switch {
-		case it.Text != nil:
-			fmt.Fprintf(p.w, "%s:%d:%s\n", path, it.LineNumber, escape.Line(string(*it.Text)))
-		case it.Count > 0:
-			fmt.Fprintf(p.w, "%s:%d\n", path, it.Count)
-		default:
-			fmt.Fprintf(p.w, "%s\n", path)
-		}
+	path := escape.Path(p.prefix + string(it.Path))
+	switch {
+	case it.Text != nil:
+		fmt.Fprintf(p.w, "%s:%d:%s\n", path, it.LineNumber, escape.Line(string(*it.Text)))
+	case it.Count > 0:
+		fmt.Fprintf(p.w, "%s:%d\n", path, it.Count)
+	default:
+		fmt.Fprintf(p.w, "%s\n", path)
 	}
 	if now := time.Now(); p.found == 1 || now.Sub(p.last) >= flushEvery {
 		p.last = now
@@ -206,20 +297,16 @@ func (p *printer) item(it host.Item) error {
 	return nil
 }
 
-// finish prints what the call says besides its results: problems,
-// truncation and errors (on stderr, or as protocol lines with --json).
-func (p *printer) finish(stderr io.Writer, res *host.Result) {
-	if p.enc != nil {
-		for i := range res.Problems {
-			_ = p.enc.Encode(&protocol.Line{ID: "1", Problem: &res.Problems[i]})
-		}
-		_ = p.enc.Encode(&protocol.Line{ID: "1", Done: &res.Done})
-		_ = p.w.Flush()
-		return
-	}
+// finish prints, on stderr, what the call says besides its results:
+// problems, what was skipped (a file over the size cap is never left out
+// silently), truncation and errors.
+func (p *printer) finish(stderr io.Writer, res *host.Result, maxSizeMiB int) {
 	_ = p.w.Flush()
 	for _, pr := range res.Problems {
 		fmt.Fprintf(stderr, "rootbound: %s: %s\n", escape.Path(p.prefix+string(pr.Path)), pr.Message)
+	}
+	if n := res.Done.Skipped.TooLarge; n > 0 {
+		fmt.Fprintf(stderr, "rootbound: %d %s over %d MiB not searched (--max-filesize raises the cap)\n", n, plural(n, "file", "files"), maxSizeMiB)
 	}
 	if res.Done.Truncated {
 		fmt.Fprintf(stderr, "rootbound: truncated at %d results: %s\n", res.Done.Results, res.Done.Narrow)
@@ -227,4 +314,56 @@ func (p *printer) finish(stderr io.Writer, res *host.Result) {
 	if e := res.Done.Error; e != nil {
 		fmt.Fprintf(stderr, "rootbound: %s: %s\n", e.Code, e.Message)
 	}
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// serve answers protocol requests on stdin, through the wazero host.
+func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rootbound serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	roots := fs.StringArray("root", nil, "NAME=DIR: a readable root, named as requests and results name it (repeat it; the first is the default)")
+	timeout := fs.Duration("timeout", 20*time.Second, "the longest a request may run (a request's own deadline_ms may be shorter)")
+	instances := fs.Int("instances", 1, "requests answered at once (they are answered in order)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "usage: rootbound serve --root NAME=DIR [--root NAME=DIR ...] < requests.jsonl\n\n%s", fs.FlagUsages())
+			return 0
+		}
+		return 2
+	}
+	if len(*roots) == 0 || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "rootbound serve: want --root NAME=DIR (one or more) and nothing else")
+		return 2
+	}
+	cfg := host.NewConfig().WithTimeout(*timeout).WithInstances(*instances)
+	for _, root := range *roots {
+		name, dir, ok := strings.Cut(root, "=")
+		if !ok {
+			fmt.Fprintf(stderr, "rootbound serve: --root %q, want NAME=DIR\n", root)
+			return 2
+		}
+		cfg = cfg.WithRoot(name, dir)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r, err := host.NewRunner(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
+	defer r.Close(context.Background())
+	for _, w := range r.Warnings() {
+		fmt.Fprintln(stderr, "rootbound: warning:", w)
+	}
+	if err := r.Serve(ctx, stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
+	return 0
 }

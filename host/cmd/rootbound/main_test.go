@@ -15,7 +15,7 @@ import (
 func rootbound(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = run(args, strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -41,7 +41,7 @@ func TestCLI(t *testing.T) {
 		{name: "truncated", args: []string{"glob", "--max-results", "1", "*.go", dir}, stdout: dir + "/src/lib.go\n", stderr: "truncated at 1 results"},
 		{name: "invalid regex", args: []string{"grep", "(", dir}, code: 2, stderr: "invalid_pattern"},
 		{name: "missing dir", args: []string{"glob", "*", filepath.Join(dir, "nope")}, code: 2, stderr: "rootbound:"},
-		{name: "no pattern", args: []string{"grep"}, code: 2, stderr: "want PATTERN [DIR]"},
+		{name: "no pattern", args: []string{"grep"}, code: 2, stderr: "want PATTERN [PATH]"},
 		{name: "unknown command", args: []string{"find"}, code: 2, stderr: "unknown command"},
 		{name: "json", args: []string{"glob", "--json", "main.go", dir}, stdout: `{"id":"1","item":{"path":{"text":"src/main.go"}}}` + "\n"},
 	}

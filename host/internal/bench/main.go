@@ -121,9 +121,9 @@ func run() error {
 		lib := median(func() error {
 			var err error
 			if c.glob != nil {
-				_, err = runner.Glob(ctx, *c.glob)
+				_, err = runner.Glob(ctx, host.GlobArgs(*c.glob))
 			} else {
-				_, err = runner.Grep(ctx, *c.grep)
+				_, err = runner.Grep(ctx, host.GrepArgs(*c.grep))
 			}
 			return err
 		})

@@ -1,0 +1,185 @@
+package host
+
+import "github.com/rootbound/rootbound/guest/protocol"
+
+// GlobArgs finds regular files by name or path. Contents are never read.
+type GlobArgs struct {
+	// Pattern is the glob. Without "/" it matches base names at any depth
+	// ("*.go"); with "/" it matches the path below the search root
+	// ("src/**/*_test.go"; a leading "/" only anchors). Syntax: * and ?
+	// (never crossing /), ** (any number of directories), [a-z], [!a-z],
+	// [[:digit:]], {a,b} (nested too), \ escapes.
+	Pattern string `json:"pattern"`
+	// Path is the search root: a directory or a single file, relative to
+	// the default root or under a root's name ("/docs/api"). Empty means
+	// the default root. ".." that leaves a root, and any path into .git,
+	// is CodeOutsideRoot.
+	Path string `json:"path,omitempty"`
+	// MaxResults caps the results; 0 means the default, 100. Tools handed
+	// to models take 1 to 1000; the module takes up to 1,000,000.
+	MaxResults int `json:"max_results,omitempty"`
+}
+
+// GrepArgs searches file contents, line by line: a match never spans lines.
+type GrepArgs struct {
+	// Pattern is an RE2 regular expression, or a literal string when
+	// Literal is set.
+	Pattern string `json:"pattern"`
+	// Literal takes Pattern as a literal string.
+	Literal bool `json:"literal,omitempty"`
+	// Path is the search root, as in GlobArgs.
+	Path string `json:"path,omitempty"`
+	// Glob picks the files searched, as ripgrep's -g: "*.go" only Go files,
+	// "!*_test.go" all but Go tests; the last glob that matches a file
+	// decides, and a file none matches is searched unless some glob is an
+	// inclusion.
+	Glob Globs `json:"glob,omitempty"`
+	// Case is CaseSensitive (the default), CaseInsensitive or CaseSmart.
+	Case string `json:"case,omitempty"`
+	// OutputMode is ModeFiles (the default), ModeContent or ModeCount.
+	OutputMode string `json:"output_mode,omitempty"`
+	// MaxResults caps the files (ModeFiles, ModeCount) or lines
+	// (ModeContent), as in GlobArgs.
+	MaxResults int `json:"max_results,omitempty"`
+}
+
+// Globs is a list of globs. In JSON a single string is taken as a list of
+// one, as agents' grep tools send it.
+type Globs = protocol.Globs
+
+// Letter case of GrepArgs.Case.
+const (
+	CaseSensitive   = protocol.CaseSensitive
+	CaseInsensitive = protocol.CaseInsensitive
+	// CaseSmart is insensitive when the pattern has literal letters and
+	// none of them is upper case, as ripgrep's --smart-case.
+	CaseSmart = protocol.CaseSmart
+)
+
+// Output modes of GrepArgs.OutputMode.
+const (
+	ModeFiles   = protocol.ModeFiles   // paths of files with a matching line
+	ModeContent = protocol.ModeContent // each matching line, with its path and number
+	ModeCount   = protocol.ModeCount   // matching lines per file
+)
+
+// Item is one result. Glob and ModeFiles set Path; ModeContent sets Path,
+// LineNumber and Text (a line over 300 bytes is cut to a window around the
+// match, with "…" where it was cut); ModeCount sets Path and Count.
+type Item struct {
+	// Path is relative to the default root, or starts with another root's
+	// name. It works when given back as a Path or in a pattern.
+	Path       Data  `json:"path"`
+	LineNumber int   `json:"line_number,omitempty"`
+	Text       *Data `json:"text,omitempty"`
+	Count      int   `json:"count,omitempty"`
+}
+
+// Data is the bytes of a path or a line, as found: not always UTF-8. Print
+// it with Result.Text, which escapes what must not reach a terminal or a
+// model raw. In JSON it is {"text": "..."} when it is UTF-8 and {"bytes":
+// "<base64>"} when it is not.
+type Data string
+
+// MarshalJSON implements json.Marshaler.
+func (d Data) MarshalJSON() ([]byte, error) { return protocol.Data(d).MarshalJSON() }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Data) UnmarshalJSON(b []byte) error { return (*protocol.Data)(d).UnmarshalJSON(b) }
+
+// Problem is a path that could not be searched; the search went on. At most
+// 20 are sent per call; all are counted in Skipped.Unreadable.
+type Problem struct {
+	Path    Data   `json:"path"`
+	Code    string `json:"code"`    // "unreadable"
+	Message string `json:"message"` // the cause, without any host path
+}
+
+// Done says how a call ended.
+type Done struct {
+	// Status is StatusComplete, StatusPartial or StatusFailed.
+	Status string `json:"status"`
+	// Error says why a call is partial or failed.
+	Error *Error `json:"error,omitempty"`
+	// Results is how many items were sent.
+	Results int `json:"results"`
+	// Truncated is true when there were more results than MaxResults (or
+	// than the host keeps); Narrow then says how to get fewer.
+	Truncated bool    `json:"truncated"`
+	Narrow    string  `json:"narrow,omitempty"`
+	Skipped   Skipped `json:"skipped"`
+	Stats     Stats   `json:"stats"`
+}
+
+// How a call ended.
+const (
+	StatusComplete = protocol.StatusComplete // every file in scope was considered
+	StatusPartial  = protocol.StatusPartial  // stopped early by Error; the results found so far are there
+	StatusFailed   = protocol.StatusFailed   // nothing ran: Error says why
+)
+
+// Skipped counts what a call passed over, by reason.
+type Skipped struct {
+	Binary     int64 `json:"binary"`     // a NUL byte in the first 8 KiB
+	TooLarge   int64 `json:"too_large"`  // over the size cap (WithMaxFileSize)
+	Unreadable int64 `json:"unreadable"` // open, read or listing failed (see Problems)
+	Symlink    int64 `json:"symlink"`    // symbolic links are never followed
+	Special    int64 `json:"special"`    // FIFOs, sockets and devices are never read
+}
+
+// Stats says how much work a call did; it is the same for a tree on every
+// host.
+type Stats struct {
+	Dirs      int64 `json:"dirs"`
+	Files     int64 `json:"files"`
+	FilesRead int64 `json:"files_read"`
+	BytesRead int64 `json:"bytes_read"`
+}
+
+// Error is a call's typed failure.
+type Error struct {
+	// Code is one of the Code constants.
+	Code string `json:"code"`
+	// Message starts with the package that failed and says what was wanted.
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Error codes. "No matches" is not an error.
+const (
+	CodeInvalidPattern  = protocol.CodeInvalidPattern  // a glob or regular expression that does not compile
+	CodeInvalidArgument = protocol.CodeInvalidArgument // any other bad argument
+	CodeNotFound        = protocol.CodeNotFound        // the path does not exist
+	CodeNotADirectory   = protocol.CodeNotADirectory   // the path is neither a directory nor a regular file
+	CodeOutsideRoot     = protocol.CodeOutsideRoot     // the path is outside every root, or inside .git
+	CodeDeadline        = protocol.CodeDeadline        // the deadline passed
+	CodeBudget          = protocol.CodeBudget          // the work budget was spent
+	CodeCancelled       = protocol.CodeCancelled       // the caller cancelled the call
+	CodeMemory          = protocol.CodeMemory          // the module reached its memory cap
+	CodeInternal        = protocol.CodeInternal        // a bug, or a module that stopped
+)
+
+// fromItem, fromProblem, fromDone and fromError convert the module's wire
+// types, which have the same fields.
+func fromItem(it *protocol.Item) Item {
+	return Item{Path: Data(it.Path), LineNumber: it.LineNumber, Text: (*Data)(it.Text), Count: it.Count}
+}
+
+func fromProblem(p *protocol.Problem) Problem {
+	return Problem{Path: Data(p.Path), Code: p.Code, Message: p.Message}
+}
+
+func fromDone(d *protocol.Done) Done {
+	return Done{Status: d.Status, Error: fromError(d.Error), Results: d.Results, Truncated: d.Truncated,
+		Narrow: d.Narrow, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats)}
+}
+
+func fromError(e *protocol.Error) *Error {
+	if e == nil {
+		return nil
+	}
+	return &Error{Code: e.Code, Message: e.Message}
+}
+
+func newError(code, message string) *Error { return &Error{Code: code, Message: message} }
