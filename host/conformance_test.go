@@ -50,6 +50,11 @@ type entry struct {
 		Then  string `json:"then"`
 		After int    `json:"after"`
 	} `json:"content_repeat"`
+	// Parts is a file made of pieces, each Text repeated Times (1 if 0).
+	Parts []struct {
+		Text  string `json:"text"`
+		Times int    `json:"times"`
+	} `json:"parts"`
 	Dir     bool   `json:"dir"`
 	Symlink string `json:"symlink"`
 	Mode    string `json:"mode"`
@@ -82,10 +87,45 @@ var conformanceRunners = []conformanceRunner{
 	{name: "node", run: runNode, skip: nodeSkip},
 	{name: "component", run: runComponent, skip: componentSkip, unsupported: map[string]string{
 		"names-not-utf8": "WASI 0.2 strings are UTF-8: a name that is not arrives with U+FFFD in it",
+		"large-file":     "the component dies (\"Maximum call stack size exceeded\" in Go's runtime) when the module's heap grows past its first 256 KiB buffer, as for a file larger than that (RATIONALE.md)",
 	}},
 	{name: "wasmtime", run: runWasmtime, skip: wasmtimeSkip, unsupported: map[string]string{
 		"names-not-utf8": "wasmtime's fd_readdir fails with EILSEQ on a directory holding a name that is not UTF-8",
 	}},
+	{name: "serve", run: runServe, skip: serveSkip},
+}
+
+// The serve runner is `rootbound serve`: the wazero host as a process that
+// speaks the protocol, for programs in any language. It is built once.
+var (
+	serveOnce sync.Once
+	serveDir  string // removed by TestMain
+	serveBin  string
+	serveErr  error
+)
+
+func serveSkip() string {
+	serveOnce.Do(func() {
+		if serveDir, serveErr = os.MkdirTemp("", "rootbound-serve"); serveErr != nil {
+			return
+		}
+		serveBin = filepath.Join(serveDir, "rootbound")
+		if out, err := exec.Command("go", "build", "-o", serveBin, "./cmd/rootbound").CombinedOutput(); err != nil {
+			serveErr = fmt.Errorf("build the command: %v\n%s", err, out)
+		}
+	})
+	if serveErr != nil {
+		return serveErr.Error()
+	}
+	return ""
+}
+
+func runServe(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	args := []string{serveBin, "serve"}
+	for _, r := range roots {
+		args = append(args, "--root", r.Name+"="+r.Dir)
+	}
+	return pipe(args, requests)
 }
 
 // The component runner is examples/component: the module as a WASI 0.2
@@ -139,6 +179,7 @@ func pipe(argv []string, stdin []byte) ([]byte, error) {
 // The wasmtime runner is examples/wasmtime, a cgo program, built once.
 var (
 	wasmtimeOnce sync.Once
+	wasmtimeDir  string // removed by TestMain
 	wasmtimeBin  string
 	wasmtimeErr  error
 )
@@ -153,6 +194,7 @@ func wasmtimeSkip() string {
 			wasmtimeErr = err
 			return
 		}
+		wasmtimeDir = dir
 		wasmtimeBin = filepath.Join(dir, "wasmtime")
 		if out, err := exec.Command("go", "build", "-o", wasmtimeBin, "../examples/wasmtime").CombinedOutput(); err != nil {
 			wasmtimeErr = fmt.Errorf("build examples/wasmtime: %v\n%s", err, out)
@@ -253,6 +295,10 @@ func writeTree(t *testing.T, dir string, tree map[string]entry) {
 				r := e.ContentRepeat
 				data = append([]byte(strings.Repeat(r.Text, r.Times)), r.Then...)
 				data = append(data, strings.Repeat(r.Text, r.After)...)
+			case e.Parts != nil:
+				for _, part := range e.Parts {
+					data = append(data, strings.Repeat(part.Text, max(part.Times, 1))...)
+				}
 			}
 			if err == nil {
 				err = os.WriteFile(p, data, 0o644)
@@ -348,6 +394,11 @@ func TestConformance(t *testing.T) {
 	cases := loadCases(t)
 	type cell struct{ ok, skipped, unsupported bool }
 	results := map[string]map[string]cell{}
+	rgAgrees := map[string]string{}
+	_, rgErr := exec.LookPath("rg")
+	if rgErr != nil && (os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" || os.Getenv("ROOTBOUND_COMPARE") != "") {
+		t.Errorf("rg is not installed (make tools): the answers cannot be checked")
+	}
 	for _, c := range cases {
 		results[c.name] = map[string]cell{}
 		t.Run(c.name, func(t *testing.T) {
@@ -366,6 +417,9 @@ func TestConformance(t *testing.T) {
 			want, err := os.ReadFile(golden)
 			if err != nil {
 				t.Fatalf("%v (run with -update-conformance)", err)
+			}
+			if rgErr == nil {
+				rgAgrees[c.name] = oracleSummary(t, oracleCheck(c.requests, want, roots, len(c.InvalidUTF8Names) > 0))
 			}
 			for _, r := range conformanceRunners {
 				if why := r.skip(); why != "" {
@@ -392,12 +446,12 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
-	// The summary: runners × cases.
-	fmt.Printf("\n| case | %s |\n|---|", strings.Join(runnerNames(), " | "))
+	// The summary: runners × cases, and whether rg agrees.
+	fmt.Printf("\n| case | %s | rg agrees |\n|---|", strings.Join(runnerNames(), " | "))
 	for range conformanceRunners {
 		fmt.Print("---|")
 	}
-	fmt.Println()
+	fmt.Println("---|")
 	for _, c := range cases {
 		if len(results[c.name]) == 0 { // filtered out by -run
 			continue
@@ -415,8 +469,34 @@ func TestConformance(t *testing.T) {
 				fmt.Print(" DIFFERS |")
 			}
 		}
-		fmt.Println()
+		agrees := rgAgrees[c.name]
+		if agrees == "" {
+			agrees = "not run"
+		}
+		fmt.Printf(" %s |\n", agrees)
 	}
+}
+
+// oracleSummary reports the verdicts of rg on a case's requests: the
+// requests it disagrees on fail the test; those it cannot express are
+// listed with why.
+func oracleSummary(t *testing.T, vs []oracleVerdict) string {
+	agree, na := 0, 0
+	for _, v := range vs {
+		switch {
+		case v.na != "":
+			na++
+			t.Logf("rg: %s: not comparable: %s", v.id, v.na)
+		case v.diff != "":
+			t.Errorf("rg disagrees on %s: %s", v.id, v.diff)
+		default:
+			agree++
+		}
+	}
+	if agree+na < len(vs) {
+		return fmt.Sprintf("DIFFERS (%d of %d)", len(vs)-agree-na, len(vs))
+	}
+	return fmt.Sprintf("%d of %d (%d not comparable)", agree, len(vs), na)
 }
 
 // deadlineStats matches the stats of a final line that ends at its deadline.

@@ -55,6 +55,18 @@ func TestSameAsTheGoCommand(t *testing.T) {
 	}
 }
 
+// TestEscapeTable holds the Node printer to the table every rootbound
+// printer is held to (testdata/escape/cases.json).
+func TestEscapeTable(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	out, err := exec.Command("node", "escape_test.mjs").CombinedOutput()
+	if err != nil {
+		t.Errorf("%v\n%s", err, out)
+	}
+}
+
 // TestServeSurvivesAnyLine writes to the Node host's stdin slowly, in
 // pieces (a pipe that is briefly empty), with lines that are not requests
 // and one of 2 MiB: each gets a typed error and the host goes on serving.

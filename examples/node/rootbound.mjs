@@ -35,6 +35,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
+import { quotePath, escapeLine } from './escape.mjs';
 
 // node:wasi warns that it is experimental on every run: not news to a user.
 const emit = process.emitWarning;
@@ -412,22 +413,15 @@ function usage(msg) {
   process.exit(2);
 }
 
-// quotePath prints a path as the Go host does: as is, or Go-quoted when it
-// holds a control character or invalid UTF-8 (shown here as U+FFFD).
-function quotePath(p) {
-  // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]/.test(p) && !p.startsWith('"')) return p;
-  return JSON.stringify(p).replace(/\\u001b/g, '\\x1b').replace(/\\u00([0-9a-f]{2})/g, '\\x$1');
-}
-
-function escapeLine(s) {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\r/g, '\\r').replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g,
-    (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
-}
-
+// data is a protocol data value: a string, or a Buffer of raw bytes.
 function data(d) {
-  return d.text !== undefined ? d.text : Buffer.from(d.bytes, 'base64').toString('utf8');
+  return d.text !== undefined ? d.text : Buffer.from(d.bytes, 'base64');
+}
+
+// joined is prefix + a data value, keeping raw bytes raw.
+function joined(prefix, d) {
+  const v = data(d);
+  return Buffer.isBuffer(v) ? Buffer.concat([Buffer.from(prefix), v]) : prefix + v;
 }
 
 async function search(tool, argv) {
@@ -465,14 +459,17 @@ async function search(tool, argv) {
     const l = JSON.parse(raw.toString('utf8'));
     if (l.item) {
       found++;
-      const p = quotePath(prefix + data(l.item.path));
+      const p = quotePath(joined(prefix, l.item.path));
       if (l.item.text) out.push(`${p}:${l.item.line_number}:${escapeLine(data(l.item.text))}\n`);
       else if (l.item.count) out.push(`${p}:${l.item.count}\n`);
       else out.push(p + '\n');
       if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
     } else if (l.problem) {
-      process.stderr.write(`rootbound: ${quotePath(prefix + data(l.problem.path))}: ${l.problem.message}\n`);
+      process.stderr.write(`rootbound: ${quotePath(joined(prefix, l.problem.path))}: ${l.problem.message}\n`);
     } else if (l.done) {
+      const tooLarge = l.done.skipped?.too_large ?? 0;
+      if (tooLarge) process.stderr.write(`rootbound: ${tooLarge} ${tooLarge === 1 ? 'file' : 'files'} over the size cap not searched\n`);
+      if (l.done.skipped?.unreadable) failed = true; // as rg: a file that could not be read is exit 2
       if (l.done.truncated) process.stderr.write(`rootbound: truncated at ${l.done.results} results: ${l.done.narrow}\n`);
       if (l.done.error) {
         failed = true;

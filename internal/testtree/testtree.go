@@ -4,6 +4,7 @@ package testtree
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,4 +41,25 @@ func New(t testing.TB, spec map[string]string) string {
 	dir := t.TempDir()
 	Write(t, dir, spec)
 	return dir
+}
+
+// Main runs a package's tests with the user's cache directory
+// (XDG_CACHE_HOME, where the host keeps its compilation cache and wasmtime
+// its own) moved to a temporary directory removed afterwards, so tests
+// write nothing outside their temporary directories. Go's build cache stays
+// where it is. `make test` sets ROOTBOUND_TEST_CACHE to share one such
+// directory among all packages, so the module is compiled once.
+func Main(m *testing.M) int {
+	if os.Getenv("ROOTBOUND_TEST_CACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+		dir, err := os.MkdirTemp("", "rootbound-test-cache")
+		if err != nil {
+			panic(err)
+		}
+		defer os.RemoveAll(dir)
+		os.Setenv("XDG_CACHE_HOME", dir)
+	}
+	return m.Run()
 }

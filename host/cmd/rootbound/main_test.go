@@ -14,8 +14,13 @@ import (
 
 func rootbound(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return rootboundIn(t, "", args...)
+}
+
+func rootboundIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb)
+	code = run(args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -25,6 +30,8 @@ func TestCLI(t *testing.T) {
 		"src/lib.go":  "package main\n// TODO later\n",
 		"notes.txt":   "TODO: nothing\n",
 	})
+	big := testtree.New(t, map[string]string{"big.txt": strings.Repeat("x", 2<<20) + "\nneedle\n", "small.txt": "hay\n"})
+	odd := testtree.New(t, map[string]string{"ok.txt": "needle\n", "bad\xffname.txt": "needle\n"})
 	tests := []struct {
 		name   string
 		args   []string
@@ -44,6 +51,16 @@ func TestCLI(t *testing.T) {
 		{name: "no pattern", args: []string{"grep"}, code: 2, stderr: "want PATTERN [PATH]"},
 		{name: "unknown command", args: []string{"find"}, code: 2, stderr: "unknown command"},
 		{name: "json", args: []string{"glob", "--json", "main.go", dir}, stdout: `{"id":"1","item":{"path":{"text":"src/main.go"}}}` + "\n"},
+		{name: "bundled short flags", args: []string{"grep", "-il", "todo", dir}, stdout: dir + "/notes.txt\n" + dir + "/src/lib.go\n"},
+		{name: "repeated globs, an exclusion last", args: []string{"grep", "-l", "-g", "*.go", "-g", "!lib.go", "package", dir}, stdout: dir + "/src/main.go\n"},
+		{name: "an exclusion alone", args: []string{"grep", "-l", "-g", "!*.go", "TODO", dir}, stdout: dir + "/notes.txt\n"},
+		{name: "a single file", args: []string{"grep", "TODO", dir + "/notes.txt"}, stdout: dir + "/notes.txt:1:TODO: nothing\n"},
+		{name: "a single file globbed", args: []string{"glob", "*.go", dir + "/src/lib.go"}, stdout: dir + "/src/lib.go\n"},
+		{name: "a size skip is said", args: []string{"grep", "--max-filesize", "1", "needle", big}, code: 1, stderr: "1 file over 1 MiB not searched"},
+		{name: "an unreadable file is exit 2", args: []string{"grep", "-l", "needle", odd}, stdout: odd + "/ok.txt\n", code: 2, stderr: "not valid UTF-8"},
+		{name: "max results 0 is refused", args: []string{"glob", "--max-results", "0", "*", dir}, code: 2, stderr: "--max-results 0, want 1 to"},
+		{name: "help on stdout", args: []string{"grep", "--help"}, stdout: "usage: rootbound grep"},
+		{name: "version", args: []string{"--version"}, stdout: "rootbound "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,6 +71,10 @@ func TestCLI(t *testing.T) {
 			if tt.name == "json" {
 				if !strings.HasPrefix(out, tt.stdout) || !strings.Contains(out, `"done":{"status":"complete"`) {
 					t.Errorf("stdout %q", out)
+				}
+			} else if tt.name == "help on stdout" || tt.name == "version" {
+				if !strings.HasPrefix(out, tt.stdout) {
+					t.Errorf("stdout %q, want it to start with %q", out, tt.stdout)
 				}
 			} else if out != tt.stdout {
 				t.Errorf("stdout:\n%s\nwant:\n%s", out, tt.stdout)
@@ -143,4 +164,34 @@ func minus(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// TestServe speaks the protocol through `rootbound serve`: answers come in
+// order, as the module writes them, and bad lines get typed errors.
+func TestServe(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "package a\n"})
+	in := `{"v":1,"id":"1","glob":{"pattern":"*.go"}}` + "\n\nnot json\n" + `{"v":1,"id":"2","grep":{"pattern":"package","output_mode":"count"}}` + "\n"
+	out, errb, code := rootboundIn(t, in, "serve", "--root", "/workspace="+dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	want := []string{
+		`{"id":"1","item":{"path":{"text":"a.go"}}}`,
+		`{"id":"1","done":{"status":"complete"`,
+		`{"id":"","done":{"status":"failed","error":{"code":"invalid_argument"`,
+		`{"id":"2","item":{"path":{"text":"a.go"},"count":1}}`,
+		`{"id":"2","done":{"status":"complete"`,
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, want[i]) {
+			t.Errorf("line %d: %s\nwant it to start with %s", i+1, l, want[i])
+		}
+	}
+	if _, errb, code := rootbound(t, "serve"); code != 2 || !strings.Contains(errb, "--root") {
+		t.Errorf("serve without roots: exit %d, %q", code, errb)
+	}
 }

@@ -1,0 +1,216 @@
+package host_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+// TestCloseTwice: a second Close releases nothing again, so it cannot close
+// a descriptor that now belongs to someone else.
+func TestCloseTwice(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.txt": "a\n"})
+	r, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir).WithRoot("/v", t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// Take the descriptors the roots held: the kernel hands out the lowest.
+	var files []*os.File
+	for range 8 {
+		f, err := os.Open(filepath.Join(dir, "a.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		files = append(files, f)
+	}
+	if err := r.Close(context.Background()); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	for _, f := range files {
+		if _, err := f.Stat(); err != nil {
+			t.Errorf("a file opened after the first Close was closed by the second: %v", err)
+		}
+	}
+	if res, err := r.Glob(context.Background(), host.GlobArgs{Pattern: "*"}); err == nil || res == nil {
+		t.Errorf("a call after Close: %v, want an error", err)
+	}
+}
+
+// TestReservationRefused runs a runner whose instance memory cannot be
+// reserved (a ulimit on address space): it must fall back to growing
+// memory, not crash.
+func TestReservationRefused(t *testing.T) {
+	if os.Getenv("ROOTBOUND_RLIMIT_CHILD") != "" {
+		// Leave room for what is mapped already, not for a 4 GiB
+		// reservation.
+		var vsize uint64
+		b, _ := os.ReadFile("/proc/self/stat")
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+		fmt.Sscan(f[20], &vsize)
+		limit := vsize + 2<<30
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {
+			t.Skip(err)
+		}
+		dir := testtree.New(t, map[string]string{"a.txt": "needle\n"})
+		r, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir).WithMemoryLimit(4<<30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close(context.Background())
+		res, err := r.Grep(context.Background(), host.GrepArgs{Pattern: "needle"})
+		if err != nil || len(res.Items) != 1 {
+			t.Fatalf("grep under the limit: %v, %d items", err, len(res.Items))
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestReservationRefused$", "-test.v")
+	cmd.Env = append(os.Environ(), "ROOTBOUND_RLIMIT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestReservationRefused")) {
+		t.Fatalf("under an address-space limit: %v\n%s", err, out)
+	}
+}
+
+// TestCompilationCacheFallback: a cache directory that cannot be written is
+// replaced by one under the temporary directory, and the runner says so.
+func TestCompilationCacheFallback(t *testing.T) {
+	notADir := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(notADir, nil, 0o644)
+	t.Setenv("XDG_CACHE_HOME", notADir)
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	r, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(context.Background())
+	if w := strings.Join(r.Warnings(), "; "); !strings.Contains(w, "the compilation cache is in "+os.TempDir()) {
+		t.Errorf("warnings %q, want the fallback named", w)
+	}
+	none, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir).WithCacheDir(notADir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer none.Close(context.Background())
+	if w := strings.Join(none.Warnings(), "; "); !strings.Contains(w, "no compilation cache") {
+		t.Errorf("warnings %q, want no cache said", w)
+	}
+}
+
+func TestModuleIsACopy(t *testing.T) {
+	m := host.Module()
+	m[0] ^= 0xff
+	if host.Module()[0] == m[0] {
+		t.Error("Module hands out the embedded bytes: a caller changed them")
+	}
+}
+
+func TestGrepDescriptionStatesTheSizeCap(t *testing.T) {
+	r := newRunner(t, host.NewConfig().WithRoot("/w", t.TempDir()).WithMaxFileSize(512<<10))
+	if d := host.NewTools(r).Specs()[1].Description; !strings.Contains(d, "over 512 KiB") {
+		t.Errorf("grep description %q, want the runner's cap", d)
+	}
+}
+
+// TestDocumentedAPI: a Go user needs one import, and finds every type's
+// fields and every constant documented in package host itself.
+func TestDocumentedAPI(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := doc.New(pkgs["host"], "github.com/rootbound/rootbound/host", 0)
+	types := map[string]*doc.Type{}
+	for _, ty := range p.Types {
+		types[ty.Name] = ty
+	}
+	for _, name := range []string{"GlobArgs", "GrepArgs", "Item", "Problem", "Done", "Skipped", "Stats", "Error"} {
+		ty := types[name]
+		if ty == nil {
+			t.Errorf("host has no type %s", name)
+			continue
+		}
+		spec := ty.Decl.Specs[0].(*ast.TypeSpec)
+		st, ok := spec.Type.(*ast.StructType)
+		if spec.Assign.IsValid() || !ok {
+			t.Errorf("host.%s is not a struct declared in host (go doc would show no fields)", name)
+			continue
+		}
+		if ty.Doc == "" {
+			t.Errorf("host.%s has no doc comment", name)
+		}
+		_ = st
+	}
+	consts := map[string]bool{}
+	for _, group := range append(p.Consts, func() []*doc.Value {
+		var vs []*doc.Value
+		for _, ty := range p.Types {
+			vs = append(vs, ty.Consts...)
+		}
+		return vs
+	}()...) {
+		for _, n := range group.Names {
+			consts[n] = true
+		}
+	}
+	for _, name := range []string{"ModeFiles", "ModeContent", "ModeCount", "CaseSensitive", "CaseInsensitive", "CaseSmart",
+		"StatusComplete", "StatusPartial", "StatusFailed", "CodeInvalidPattern", "CodeDeadline", "CodeOutsideRoot", "CodeCancelled"} {
+		if !consts[name] {
+			t.Errorf("host has no constant %s", name)
+		}
+	}
+}
+
+// TestReadmeSnippet compiles the README's Go snippet as a program of its own.
+func TestReadmeSnippet(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```go\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no Go snippet")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	main := "package main\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\t\"time\"\n\n\t\"github.com/rootbound/rootbound/host\"\n)\n\nfunc main() {\n\tctx := context.Background()\n" +
+		string(m[1]) + "\n}\n"
+	sum, _ := os.ReadFile("../go.sum")
+	for name, body := range map[string]string{
+		"main.go": main,
+		"go.mod":  "module readme\n\ngo 1.26\n\nrequire github.com/rootbound/rootbound v0.0.0\n\nreplace github.com/rootbound/rootbound => " + root + "\n",
+		"go.sum":  string(sum),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "vet", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("the README's snippet does not compile: %v\n%s\n%s", err, out, main)
+	}
+}
