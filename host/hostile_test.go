@@ -648,7 +648,9 @@ func TestHostileArguments(t *testing.T) {
 		{"unknown output mode", call{grep: &GrepArgs{Pattern: "a", OutputMode: "all"}}, protocol.CodeInvalidArgument},
 		{"unknown case mode", call{grep: &GrepArgs{Pattern: "a", Case: "upper"}}, protocol.CodeInvalidArgument},
 		{"missing path", call{glob: &GlobArgs{Pattern: "*", Path: "nope/" + long}}, protocol.CodeNotFound},
-		{"file as path", call{glob: &GlobArgs{Pattern: "*", Path: "sanity.txt"}}, protocol.CodeNotADirectory},
+		{"file as path (searched alone)", call{glob: &GlobArgs{Pattern: "*", Path: "sanity.txt"}}, ""},
+		{".git as path", call{grep: &GrepArgs{Pattern: "x", Path: ".git"}}, protocol.CodeOutsideRoot},
+		{".git through ..", call{grep: &GrepArgs{Pattern: "x", Path: "a/../.git/config"}}, protocol.CodeOutsideRoot},
 		{"very long path", call{glob: &GlobArgs{Pattern: "*", Path: strings.Repeat(long+"/", 40)}}, protocol.CodeNotFound},
 		{"line-break literal", call{grep: &GrepArgs{Pattern: "a\nb", Literal: true}}, protocol.CodeInvalidPattern},
 	}
