@@ -71,7 +71,9 @@ bench: tools
 ## fuzz: each fuzz target for FUZZTIME executions (default 200000x)
 fuzz:
 	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzIndexRare -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME)

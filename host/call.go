@@ -218,8 +218,8 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 				r.discard(inst)
 				return partial(crashError(inst, r.cfg.memory)), nil
 			}
-			var l protocol.Line
-			if err := json.Unmarshal(raw, &l); err != nil || (id != "" && l.ID != id) {
+			l, err := decodeLine(raw)
+			if err != nil || (id != "" && l.ID != id) {
 				r.discard(inst)
 				return partial(protocol.CodeInternal, fmt.Sprintf("host: unexpected line from the module: %.200q", raw)), nil
 			}
@@ -253,6 +253,17 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 			return stoppedDone(), nil
 		}
 	}
+}
+
+// decodeLine decodes a line of the module's: an item line by hand (most
+// lines are), any other with encoding/json.
+func decodeLine(raw []byte) (protocol.Line, error) {
+	if id, it, ok := protocol.ParseItemLine(raw); ok {
+		return protocol.Line{ID: id, Item: &it}, nil
+	}
+	var l protocol.Line
+	err := json.Unmarshal(raw, &l)
+	return l, err
 }
 
 // stopped says why the host ended a call early, before it started (when)

@@ -3,166 +3,327 @@ package match
 import (
 	"bytes"
 	"regexp/syntax"
+	"unicode"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/rootbound/rootbound/guest/meter"
 )
 
-// minLiteral is the shortest required literal worth a prefilter: a single
-// byte turns up on most lines and saves nothing.
-const minLiteral = 2
+// chunk of text a scan covers between two charges to the meter.
+const scanChunk = 64 << 10
 
-// requiredLiteral returns a literal that every match of re contains, the
-// longest it can see, and whether it compares case-insensitively (then it is
-// lower-case ASCII). It returns nil when it finds none.
-func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return foldableRun(re.Rune), true
+// A prefilter finds the places worth running the DFA on: where one of a
+// set of literals occurs, every match containing one of them. Each literal
+// is a sequence of byte sets, so a case-insensitive one is one literal
+// ("error" under (?i) is [eE][rR][rR][oO][rR], and ΣΊΣ is [ΣσςΣ...] as the
+// bytes of its case variants, position by position), and an alternation
+// (TODO|FIXME) is several. Each literal is scanned for by its rarest
+// position (byteFreq), with the assembly IndexByte of Go's wasm port (4.3
+// GB/s under wazero, against 50–100 MB/s for the DFA), once per byte of
+// that position's set; each scan keeps a cursor, so every scan passes over
+// the text once however the candidates interleave. Every candidate is
+// checked in full before the DFA sees its line.
+
+// prefilter limits: more literals, or more bytes in a position's set, and
+// the scans cost more than they save; shorter literals match too often.
+const (
+	minLiteral    = 2 // bytes
+	maxLiterals   = 16
+	maxSetPerByte = 4
+)
+
+// literal is a sequence of byte sets.
+type literal [][]byte
+
+// plain returns the bytes of l when every set has one byte, else nil.
+func (l literal) plain() []byte {
+	b := make([]byte, len(l))
+	for i, set := range l {
+		if len(set) != 1 {
+			return nil
 		}
-		b := []byte(string(re.Rune))
-		if len(b) < minLiteral {
-			return nil, false
-		}
-		return b, false
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var best []byte
-		var bestFold bool
-		for _, sub := range re.Sub {
-			if lit, fold := requiredLiteral(sub); len(lit) > len(best) {
-				best, bestFold = lit, fold
-			}
-		}
-		return best, bestFold
+		b[i] = set[0]
 	}
-	return nil, false
+	return b
 }
 
-// foldableRun returns the longest run of runes that fold within ASCII, lower
-// case. Letters that fold to non-ASCII runes under Unicode simple folding (k
-// to the Kelvin sign, s to the long s) end a run, as does any non-ASCII rune,
-// so an ASCII case-insensitive scan never misses a match.
-func foldableRun(runes []rune) []byte {
-	var best, cur []byte
-	for _, r := range runes {
-		switch {
-		case r >= utf8.RuneSelf, r == 'k', r == 'K', r == 's', r == 'S':
-			cur = nil
-		default:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			cur = append(cur, byte(r))
-			if len(cur) > len(best) {
-				best = append(best[:0], cur...)
-			}
-		}
-	}
-	if len(best) < minLiteral {
+// prefilter is a set of literals, and the scans that find them.
+type prefilter struct {
+	lits  []literal
+	plain [][]byte // the bytes of each literal that is exact, else nil
+	scans []scan
+	// The cursors are for one buffer at a time, searched front to back
+	// (as NextLine's callers do): a search from 0, from further back than
+	// the last, or in another buffer starts them again. (A reader reuses
+	// its buffer for the next file: the first byte and the length do not
+	// tell two files apart, a search from 0 does.)
+	buf  *byte
+	size int
+	last int
+}
+
+// scan looks for one byte of one literal's rarest position.
+type scan struct {
+	lit, pos int  // the literal, and where in it the byte is
+	c        byte // the byte
+	next     int  // where c occurs next at or after the last search, -1 for nowhere
+}
+
+// newPrefilter returns a prefilter for lits, or nil when there is none
+// worth having.
+func newPrefilter(lits []literal) *prefilter {
+	if len(lits) == 0 || len(lits) > maxLiterals {
 		return nil
 	}
-	return best
-}
-
-// indexFold returns the first index of lit (lower-case ASCII) in buf, ASCII
-// letters compared case-insensitively, or -1. It scans with IndexByte (an
-// assembly loop even in wasm) for both cases of the first byte.
-func indexFold(buf, lit []byte) int {
-	lower := lit[0]
-	upper := lower
-	if 'a' <= lower && lower <= 'z' {
-		upper = lower - ('a' - 'A')
-	}
-	for off := 0; off+len(lit) <= len(buf); {
-		rest := buf[off:]
-		i := bytes.IndexByte(rest, lower)
-		if upper != lower {
-			end := i
-			if end < 0 {
-				end = len(rest)
+	p := &prefilter{lits: lits}
+	for i, l := range lits {
+		if len(l) < minLiteral {
+			return nil
+		}
+		best, cost := -1, uint64(0)
+		for pos, set := range l {
+			if len(set) > maxSetPerByte {
+				continue
 			}
-			if j := bytes.IndexByte(rest[:end], upper); j >= 0 {
-				i = j
+			var c uint64
+			for _, b := range set {
+				c += uint64(byteFreq[b]) + 1
+			}
+			if best < 0 || c < cost {
+				best, cost = pos, c
 			}
 		}
-		if i < 0 || off+i+len(lit) > len(buf) {
-			return -1
+		if best < 0 {
+			return nil
 		}
-		if equalFold(rest[i:i+len(lit)], lit) {
-			return off + i
+		for _, b := range l[best] {
+			p.scans = append(p.scans, scan{lit: i, pos: best, c: b})
 		}
-		off += i + 1
+		p.plain = append(p.plain, l.plain())
 	}
-	return -1
+	return p
 }
 
-func equalFold(b, lower []byte) bool {
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+// find returns the first position at or after from where a literal
+// occurs, or -1.
+func (p *prefilter) find(buf []byte, from int, m *meter.Meter) (int, error) {
+	if len(p.scans) == 1 {
+		return p.find1(buf, from, m)
+	}
+	if first := unsafe.SliceData(buf); from == 0 || from < p.last || first != p.buf || len(buf) != p.size {
+		p.buf, p.size = first, len(buf)
+		for i := range p.scans {
+			p.scans[i].next = -2 // not searched yet
 		}
-		if c != lower[i] {
+	}
+	p.last = from
+	for {
+		best := -1
+		for i := range p.scans {
+			s := &p.scans[i]
+			// A scan's candidate start is where its byte is, less its
+			// position in the literal; one before from is looked for again.
+			if s.next == -2 || (s.next >= 0 && s.next-s.pos < from) {
+				if err := p.advance(s, buf, from+s.pos, m); err != nil {
+					return -1, err
+				}
+			}
+			if s.next >= 0 && (best < 0 || s.next-s.pos < p.scans[best].next-p.scans[best].pos) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return -1, nil
+		}
+		s := &p.scans[best]
+		at := s.next - s.pos
+		if plain := p.plain[s.lit]; plain != nil {
+			if at+len(plain) <= len(buf) && bytes.Equal(buf[at:at+len(plain)], plain) {
+				return at, nil
+			}
+		} else if p.lits[s.lit].at(buf, at) {
+			return at, nil
+		}
+		// Not this literal here: this scan looks further; the others keep
+		// their candidates (another literal may start here).
+		if err := p.advance(s, buf, s.next+1, m); err != nil {
+			return -1, err
+		}
+	}
+}
+
+// find1 is find for one scan (one literal, one byte to look for): a tight
+// loop over a chunk at a time, with no cursor to keep (nothing interleaves).
+func (p *prefilter) find1(buf []byte, from int, m *meter.Meter) (int, error) {
+	s := p.scans[0]
+	plain, lit := p.plain[0], p.lits[0]
+	for from < len(buf) {
+		end := min(len(buf), from+scanChunk) // candidate starts in [from, end)
+		if err := m.Spend(end - from); err != nil {
+			return -1, err
+		}
+		window := buf[min(len(buf), from+s.pos):min(len(buf), end+s.pos)]
+		for off := 0; ; {
+			j := bytes.IndexByte(window[off:], s.c)
+			if j < 0 {
+				break
+			}
+			at := from + off + j
+			if plain != nil {
+				if at+len(plain) <= len(buf) && bytes.Equal(buf[at:at+len(plain)], plain) {
+					return at, nil
+				}
+			} else if lit.at(buf, at) {
+				return at, nil
+			}
+			off += j + 1
+		}
+		from = end
+	}
+	return -1, nil
+}
+
+// advance moves s to the first place at or after start where its byte is.
+func (p *prefilter) advance(s *scan, buf []byte, start int, m *meter.Meter) error {
+	if start >= len(buf) {
+		s.next = -1
+		return nil
+	}
+	j, err := meter.IndexByte(m, buf[start:], s.c)
+	if err != nil {
+		return err
+	}
+	s.next = -1
+	if j >= 0 {
+		s.next = start + j
+	}
+	return nil
+}
+
+// at reports whether l occurs in buf at i.
+func (l literal) at(buf []byte, i int) bool {
+	if i < 0 || i+len(l) > len(buf) {
+		return false
+	}
+	for k, set := range l {
+		if bytes.IndexByte(set, buf[i+k]) < 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// byteRank orders bytes by how often they occur in source code, 0 the
-// rarest: counted over 3,000 files (.go .s .c .h .md .txt .json .yaml .sh)
-// of the Go tree. A literal is searched for by its rarest byte, so the
-// assembly IndexByte loop does the scanning and few candidates need a
-// compare; searching "errors.New" by its first byte, 'e', stops at nearly
-// every word.
-var byteRank = [256]uint8{
-	0, 60, 1, 2, 3, 4, 5, 6, 7, 252, 249, 8, 9, 82, 10, 11,
-	12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
-	255, 182, 227, 163, 172, 176, 177, 175, 236, 235, 194, 183, 242, 196, 233, 234,
-	238, 224, 216, 203, 206, 195, 205, 191, 198, 193, 214, 185, 173, 229, 169, 159,
-	156, 211, 197, 212, 204, 221, 199, 190, 187, 215, 162, 170, 202, 200, 201, 210,
-	213, 164, 217, 228, 225, 186, 192, 181, 178, 179, 161, 189, 184, 188, 160, 222,
-	168, 247, 223, 244, 241, 254, 239, 230, 231, 248, 166, 209, 243, 232, 250, 245,
-	237, 174, 251, 246, 253, 240, 207, 208, 226, 220, 180, 219, 171, 218, 157, 28,
-	153, 149, 155, 88, 127, 146, 122, 108, 154, 133, 129, 130, 141, 70, 81, 65,
-	76, 78, 87, 140, 126, 152, 113, 128, 138, 142, 101, 66, 148, 151, 123, 104,
-	80, 118, 96, 84, 144, 135, 110, 119, 97, 106, 132, 134, 124, 79, 71, 85,
-	102, 150, 115, 94, 103, 98, 109, 165, 116, 114, 121, 131, 111, 112, 89, 100,
-	29, 30, 167, 147, 90, 83, 31, 62, 32, 33, 95, 77, 120, 93, 136, 125,
-	107, 86, 57, 73, 34, 35, 63, 36, 137, 139, 37, 72, 38, 58, 39, 40,
-	74, 68, 158, 91, 105, 69, 143, 99, 117, 67, 75, 61, 64, 59, 41, 92,
-	145, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
+// exact returns the literal of the bytes of s.
+func exact(s []byte) literal {
+	l := make(literal, len(s))
+	for i, b := range s {
+		l[i] = []byte{b}
+	}
+	return l
 }
 
-// rareOffset returns the offset in lit of its rarest byte.
-func rareOffset(lit []byte) int {
-	best := 0
-	for i, c := range lit {
-		if byteRank[c] < byteRank[lit[best]] {
-			best = i
+// literals returns literals such that every match of re contains one of
+// them, or nil when it sees none worth a prefilter.
+func literals(re *syntax.Regexp) []literal {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			if l := foldLiteral(re.Rune); l != nil {
+				return []literal{l}
+			}
+			return nil
+		}
+		return []literal{exact([]byte(string(re.Rune)))}
+	case syntax.OpCapture, syntax.OpPlus:
+		return literals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return literals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// Any child's literals will do: take the best.
+		var best []literal
+		for _, sub := range re.Sub {
+			if lits := literals(sub); better(lits, best) {
+				best = lits
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		// Every branch must bring its own.
+		var all []literal
+		for _, sub := range re.Sub {
+			lits := literals(sub)
+			if lits == nil {
+				return nil
+			}
+			all = append(all, lits...)
+		}
+		if len(all) > maxLiterals {
+			return nil
+		}
+		return all
+	}
+	return nil
+}
+
+// better reports whether set a makes a better prefilter than b: its
+// shortest literal is longer, or as long in fewer literals.
+func better(a, b []literal) bool {
+	if a == nil || len(a) > maxLiterals {
+		return false
+	}
+	if b == nil {
+		return true
+	}
+	short := func(s []literal) int {
+		n := len(s[0])
+		for _, l := range s[1:] {
+			n = min(n, len(l))
+		}
+		return n
+	}
+	if sa, sb := short(a), short(b); sa != sb {
+		return sa > sb
+	}
+	return len(a) < len(b)
+}
+
+// foldLiteral returns the case-insensitive literal of the longest run of
+// runes whose case variants all have the same UTF-8 length (k, K and the
+// Kelvin sign do not: a run ends there), as byte sets position by position;
+// a superset of the variants, which is all a prefilter needs.
+func foldLiteral(runes []rune) literal {
+	var best, cur literal
+	for _, r := range runes {
+		variants := []rune{r}
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			variants = append(variants, f)
+		}
+		size := utf8.RuneLen(r)
+		same := true
+		for _, v := range variants {
+			same = same && utf8.RuneLen(v) == size
+		}
+		if !same {
+			cur = nil
+			continue
+		}
+		sets := make(literal, size)
+		for _, v := range variants {
+			var b [utf8.UTFMax]byte
+			utf8.EncodeRune(b[:], v)
+			for k := 0; k < size; k++ {
+				if bytes.IndexByte(sets[k], b[k]) < 0 {
+					sets[k] = append(sets[k], b[k])
+				}
+			}
+		}
+		cur = append(cur, sets...)
+		if len(cur) > len(best) {
+			best = append(literal(nil), cur...)
 		}
 	}
 	return best
-}
-
-// indexRare returns the first index of lit in buf, or -1, scanning for the
-// byte at lit[off] (its rarest; see rareOffset).
-func indexRare(buf, lit []byte, off int) int {
-	c := lit[off]
-	for start := 0; start+len(lit) <= len(buf); {
-		i := bytes.IndexByte(buf[start+off:len(buf)-len(lit)+off+1], c)
-		if i < 0 {
-			return -1
-		}
-		pos := start + i
-		if bytes.Equal(buf[pos:pos+len(lit)], lit) {
-			return pos
-		}
-		start = pos + 1
-	}
-	return -1
 }

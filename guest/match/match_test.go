@@ -353,92 +353,65 @@ func FuzzCompileLine(f *testing.F) {
 	})
 }
 
-func TestIndexRare(t *testing.T) {
-	tests := []struct{ buf, lit string }{
-		{"errors.New(x)", "errors.New"},
-		{"xxerrors.Nex errors.New", "errors.New"},
-		{"", "ab"},
-		{"a", "ab"},
-		{"ab", "ab"},
-		{"zzzzab", "ab"},
-		{"abzzzz", "ab"},
-		{"NNNN", "N."},
-		{"aaa.N", ".N"},
-	}
-	for _, tt := range tests {
-		lit := []byte(tt.lit)
-		want := strings.Index(tt.buf, tt.lit)
-		if got := indexRare([]byte(tt.buf), lit, rareOffset(lit)); got != want {
-			t.Errorf("indexRare(%q, %q) = %d, want %d", tt.buf, tt.lit, got, want)
+// FuzzPrefilter holds the prefilter to strings.Index: from any position,
+// it finds the first place where one of up to three literals occurs.
+func FuzzPrefilter(f *testing.F) {
+	f.Add("errors.New(x) errors.New TODO", "errors.New", "TODO", "", 0)
+	f.Add("aaaaab", "ab", "aab", "b", 2)
+	f.Fuzz(func(t *testing.T, buf, a, b, c string, from int) {
+		var lits []literal
+		var strs []string
+		for _, s := range []string{a, b, c} {
+			if len(s) >= minLiteral {
+				lits = append(lits, exact([]byte(s)))
+				strs = append(strs, s)
+			}
 		}
-	}
-}
-
-func FuzzIndexRare(f *testing.F) {
-	f.Add("errors.New(x) errors.New", "errors.New")
-	f.Fuzz(func(t *testing.T, buf, lit string) {
-		if lit == "" {
+		p := newPrefilter(lits)
+		if p == nil {
 			return
 		}
-		b := []byte(lit)
-		if got, want := indexRare([]byte(buf), b, rareOffset(b)), strings.Index(buf, lit); got != want {
-			t.Fatalf("indexRare(%q, %q) = %d, want %d", buf, lit, got, want)
+		from = max(0, min(from, len(buf)))
+		// Several searches through one buffer, as NextLine makes them.
+		for pos := from; pos <= len(buf); {
+			want := -1
+			for _, s := range strs {
+				if i := strings.Index(buf[pos:], s); i >= 0 && (want < 0 || pos+i < want) {
+					want = pos + i
+				}
+			}
+			got, err := p.find([]byte(buf), pos, nil)
+			if err != nil || got != want {
+				t.Fatalf("find(%q, %d) with %q = %d, %v; want %d", buf, pos, strs, got, err, want)
+			}
+			if got < 0 {
+				break
+			}
+			pos = got + 1
 		}
 	})
 }
 
-func TestFilter(t *testing.T) {
-	tests := []struct {
-		name  string
-		globs []string
-		take  []string
-		leave []string
-	}{
-		{name: "none takes all", globs: nil, take: []string{"a.go", "b/c.md"}},
-		{name: "include", globs: []string{"*.go"}, take: []string{"a.go", "x/b.go"}, leave: []string{"c.md"}},
-		{name: "exclude only", globs: []string{"!*_test.go"}, take: []string{"a.go", "c.md"}, leave: []string{"a_test.go"}},
-		{name: "include then exclude", globs: []string{"*.go", "!*_test.go"}, take: []string{"a.go"}, leave: []string{"a_test.go", "c.md"}},
-		{name: "the last match decides", globs: []string{"!*_test.go", "*.go"}, take: []string{"a.go", "a_test.go"}, leave: []string{"c.md"}},
-		{name: "paths", globs: []string{"src/**", "!src/vendor/**"}, take: []string{"src/a.go"}, leave: []string{"src/vendor/x.go", "doc/a.md"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := CompileFilter(tt.globs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range tt.take {
-				if !f.Match(p) {
-					t.Errorf("%q left out", p)
-				}
-			}
-			for _, p := range tt.leave {
-				if f.Match(p) {
-					t.Errorf("%q taken", p)
-				}
-			}
-		})
-	}
-	if _, err := CompileFilter([]string{"*.go", "!{a"}); err == nil || !strings.Contains(err.Error(), `"!{a"`) {
-		t.Errorf("a bad exclusion: %v, want it named", err)
-	}
-}
-
-// TestSmartCase holds smart case to ripgrep's rule: fold when the pattern
-// has a literal character and no upper-case literal one (checked against
-// rg -S by TestAgreesWithRipgrep's smart-case cases too).
-func TestSmartCase(t *testing.T) {
+// TestFoldLiteral: a case-insensitive literal covers every case variant,
+// and stops at runes whose variants differ in length.
+func TestFoldLiteral(t *testing.T) {
 	for _, tt := range []struct {
-		pattern string
-		fold    bool
+		runes string
+		in    []string // must all be found by the literal at 0
+		n     int      // its length in positions
 	}{
-		{"foo", true}, {"Foo", false}, {`\Wfoo`, true}, {`[A-Z]{3}`, false}, {`[a-z]{3}`, true},
-		{`\pL+`, false}, {`\p{Lu}x`, true}, {`\w+`, false}, {`[[:upper:]]x`, true}, {`\x41b`, false},
-		{`\Qa.B\E`, false}, {`\Qa.b\E`, true}, {`(?P<Name>x)`, true}, {`(?i)X`, false}, {`a{2,3}`, true},
-		{`é`, true}, {`É`, false}, {`.`, false}, {`^$`, false}, {`\d+\.`, true},
+		{"error", []string{"error", "ERROR", "ErRoR"}, 5},
+		{"σίσυφος", []string{"ΣΊΣΥΦΟΣ", "σίσυφος", "ΣΊΣΥΦΟς"}, 14},
+		{"kit", []string{"it", "IT"}, 2}, // k folds to the Kelvin sign, 3 bytes: the run starts after it
 	} {
-		if got := smartFold(tt.pattern); got != tt.fold {
-			t.Errorf("smartFold(%q) = %v, want %v", tt.pattern, got, tt.fold)
+		l := foldLiteral([]rune(tt.runes))
+		if len(l) != tt.n {
+			t.Errorf("foldLiteral(%q) has %d positions, want %d", tt.runes, len(l), tt.n)
+		}
+		for _, s := range tt.in {
+			if !l.at([]byte(s), 0) {
+				t.Errorf("foldLiteral(%q) does not find %q", tt.runes, s)
+			}
 		}
 	}
 }

@@ -3,7 +3,9 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestDecodeRequest(t *testing.T) {
@@ -98,6 +100,42 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 		if err != nil && err.Code != CodeInvalidArgument {
 			t.Fatalf("code %s", err.Code)
+		}
+	})
+}
+
+// FuzzItemLine holds the hand-written item lines to encoding/json: what
+// AppendItemLine writes is what Encoder.Encode writes, and ParseItemLine
+// reads it back as json.Unmarshal does.
+func FuzzItemLine(f *testing.F) {
+	f.Add("1", "src/main.go", 3, "func main() {}", true, 0)
+	f.Add("", "a\xffb", 0, "", false, 7)
+	f.Add("id\"\\", "x\u2028\ny", 1, "\t\x00\x7f<&>\u2029é\xfe", true, 1)
+	f.Add("", "", -1, "", false, -38)
+	f.Fuzz(func(t *testing.T, id, path string, line int, text string, hasText bool, count int) {
+		if !utf8.ValidString(id) {
+			return // ids come from requests, which are UTF-8
+		}
+		it := Item{Path: Data(path), LineNumber: line, Count: count}
+		if hasText {
+			d := Data(text)
+			it.Text = &d
+		}
+		var want bytes.Buffer
+		if err := NewEncoder(&want).Encode(&Line{ID: id, Item: &it}); err != nil {
+			t.Fatal(err)
+		}
+		got := AppendItemLine(nil, id, &it)
+		if string(got) != want.String() {
+			t.Fatalf("AppendItemLine = %s\nencoding/json  = %s", got, want.Bytes())
+		}
+		gotID, gotItem, ok := ParseItemLine(got)
+		var l Line
+		if err := json.Unmarshal(got, &l); err != nil {
+			t.Fatal(err)
+		}
+		if !ok || gotID != l.ID || !reflect.DeepEqual(gotItem, *l.Item) {
+			t.Fatalf("ParseItemLine = %q %+v %v, json.Unmarshal = %q %+v", gotID, gotItem, ok, l.ID, *l.Item)
 		}
 	})
 }

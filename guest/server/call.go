@@ -41,7 +41,8 @@ type call struct {
 	meter      *meter.Meter
 
 	max      int  // max results
-	capped   bool // truncated by maxOutput, not by max
+	capped   bool   // truncated by maxOutput, not by max
+	line     []byte // the item line being written, reused
 	done     protocol.Done
 	err      *protocol.Error
 	started  bool // past validation: an error now means partial, not failed
@@ -146,11 +147,8 @@ func (c *call) emit(it *protocol.Item) error {
 	if c.writeErr != nil {
 		return c.writeErr
 	}
-	b, err := c.enc.Marshal(&protocol.Line{ID: c.id, Item: it})
-	if err != nil {
-		c.writeErr = err
-		return err
-	}
+	c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
+	b := c.line
 	if c.maxOutput > 0 && c.output+int64(len(b)) > c.maxOutput {
 		c.done.Truncated, c.capped = true, true
 		return walk.SkipAll
