@@ -184,20 +184,21 @@ func (p *prefilter) find1(buf []byte, from int, m *meter.Meter) (int, error) {
 	return -1, nil
 }
 
-// advance moves s to the first place at or after start where its byte is.
+// advance moves s to the first place at or after start where its byte is,
+// charging what it scanned.
 func (p *prefilter) advance(s *scan, buf []byte, start int, m *meter.Meter) error {
-	if start >= len(buf) {
-		s.next = -1
-		return nil
-	}
-	j, err := meter.IndexByte(m, buf[start:], s.c)
-	if err != nil {
-		return err
+	for start < len(buf) {
+		end := min(len(buf), start+scanChunk)
+		if j := bytes.IndexByte(buf[start:end], s.c); j >= 0 {
+			s.next = start + j
+			return m.Spend(j + 1)
+		}
+		if err := m.Spend(end - start); err != nil {
+			return err
+		}
+		start = end
 	}
 	s.next = -1
-	if j >= 0 {
-		s.next = start + j
-	}
 	return nil
 }
 

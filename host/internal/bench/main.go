@@ -1,6 +1,7 @@
 // Command bench times rootbound against ripgrep, fd and a native build of
-// the same core, on the Go tree at $(go env GOROOT), and prints medians and
-// ratios from one run. It is `make bench`; BENCHMARKS.md keeps a table.
+// the same core, on the Go tree at $(go env GOROOT) and on a C-like tree it
+// generates (ctree.go), and prints medians and ratios from one run, each
+// row beside its goal. It is `make bench`; BENCHMARKS.md keeps a table.
 //
 // Four ways of running each search:
 //   - ref:     rg or fd, a whole process each time;
@@ -9,10 +10,13 @@
 //   - cli:     the rootbound command, a whole process (module load included).
 //
 // Every case runs once to warm the page cache, then Runs times; the median is
-// reported. Machines are noisy: read the ratios, not the milliseconds.
+// reported. Machines are noisy: read the ratios, not the milliseconds. The
+// last row is the time from starting the command to its first line of
+// output, on a search with many hits.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -35,7 +39,9 @@ const Runs = 5
 
 type benchCase struct {
 	name string
-	ref  []string // argv of rg or fd, run in the tree
+	tree string  // "go" or "c"
+	goal float64 // the goal for library ÷ ref (0: none)
+	ref  []string
 	cli  []string // rootbound arguments (the tree is appended)
 	glob *protocol.GlobArgs
 	grep *protocol.GrepArgs
@@ -45,24 +51,31 @@ func cases() []benchCase {
 	rg := func(args ...string) []string {
 		return append([]string{"rg", "-uu", "--max-filesize", "8M", "--no-messages"}, args...)
 	}
-	grep := func(pattern string, literal bool, mode string) *protocol.GrepArgs {
-		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, OutputMode: mode, MaxResults: protocol.MaxResultsCeiling}
+	grep := func(pattern string, literal bool, mode, caseMode string) *protocol.GrepArgs {
+		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, OutputMode: mode, Case: caseMode, MaxResults: protocol.MaxResultsCeiling}
 	}
+	glob := func(pattern string) *protocol.GlobArgs {
+		return &protocol.GlobArgs{Pattern: pattern, MaxResults: protocol.MaxResultsCeiling}
+	}
+	const files, content, count, fold = protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.CaseInsensitive
 	return []benchCase{
-		{name: "glob *.go", ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "*.go"},
-			glob: &protocol.GlobArgs{Pattern: "*.go", MaxResults: protocol.MaxResultsCeiling}},
-		{name: "grep -l rare literal", ref: rg("-l", "-F", "CanonicalMIMEHeaderKey"), cli: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"},
-			grep: grep("CanonicalMIMEHeaderKey", true, protocol.ModeFiles)},
-		{name: "grep -l common literal", ref: rg("-l", "-F", "errors.New"), cli: []string{"grep", "-l", "-F", "errors.New"},
-			grep: grep("errors.New", true, protocol.ModeFiles)},
-		{name: `grep -l regex \w+_init\(`, ref: rg("-l", `\w+_init\(`), cli: []string{"grep", "-l", `\w+_init\(`},
-			grep: grep(`\w+_init\(`, false, protocol.ModeFiles)},
-		{name: "grep -n rare literal", ref: rg("-n", "-F", "CanonicalMIMEHeaderKey"), cli: []string{"grep", "-F", "CanonicalMIMEHeaderKey"},
-			grep: grep("CanonicalMIMEHeaderKey", true, protocol.ModeContent)},
-		{name: "grep -n common literal", ref: rg("-n", "-F", "errors.New"), cli: []string{"grep", "-F", "errors.New"},
-			grep: grep("errors.New", true, protocol.ModeContent)},
-		{name: `grep -n regex \w+_init\(`, ref: rg("-n", `\w+_init\(`), cli: []string{"grep", `\w+_init\(`},
-			grep: grep(`\w+_init\(`, false, protocol.ModeContent)},
+		{name: "glob *.go (11,000 results)", tree: "go", goal: 1.5, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "*.go"}, glob: glob("*.go")},
+		{name: "glob *.c", tree: "c", goal: 1.5, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.c"}, cli: []string{"glob", "*.c"}, glob: glob("*.c")},
+		{name: "glob that matches nothing", tree: "go", goal: 1.5, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.nothing"}, cli: []string{"glob", "*.nothing"}, glob: glob("*.nothing")},
+		{name: "grep -l rare literal", tree: "go", goal: 1.3, ref: rg("-l", "-F", "CanonicalMIMEHeaderKey"), cli: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, grep: grep("CanonicalMIMEHeaderKey", true, files, "")},
+		{name: "grep -l rare literal", tree: "c", goal: 1.3, ref: rg("-l", "-F", "flash_probe_gpio_init"), cli: []string{"grep", "-l", "-F", "flash_probe_gpio_init"}, grep: grep("flash_probe_gpio_init", true, files, "")},
+		{name: "grep -l common literal", tree: "go", ref: rg("-l", "-F", "errors.New"), cli: []string{"grep", "-l", "-F", "errors.New"}, grep: grep("errors.New", true, files, "")},
+		{name: "grep -n rare literal", tree: "go", ref: rg("-n", "-F", "CanonicalMIMEHeaderKey"), cli: []string{"grep", "-F", "CanonicalMIMEHeaderKey"}, grep: grep("CanonicalMIMEHeaderKey", true, content, "")},
+		{name: "grep -n common literal", tree: "go", ref: rg("-n", "-F", "errors.New"), cli: []string{"grep", "-F", "errors.New"}, grep: grep("errors.New", true, content, "")},
+		{name: "grep -n return (165,000 lines)", tree: "go", goal: 2, ref: rg("-n", "return"), cli: []string{"grep", "return"}, grep: grep("return", false, content, "")},
+		{name: `grep -l regex \w+_init\(`, tree: "go", goal: 1.5, ref: rg("-l", `\w+_init\(`), cli: []string{"grep", "-l", `\w+_init\(`}, grep: grep(`\w+_init\(`, false, files, "")},
+		{name: `grep -n regex \w+_init\(`, tree: "c", goal: 1.5, ref: rg("-n", `\w+_init\(`), cli: []string{"grep", `\w+_init\(`}, grep: grep(`\w+_init\(`, false, content, "")},
+		{name: "grep -n TODO|FIXME", tree: "go", goal: 2, ref: rg("-n", "TODO|FIXME"), cli: []string{"grep", "TODO|FIXME"}, grep: grep("TODO|FIXME", false, content, "")},
+		{name: "grep -n TODO|FIXME", tree: "c", goal: 2, ref: rg("-n", "TODO|FIXME"), cli: []string{"grep", "TODO|FIXME"}, grep: grep("TODO|FIXME", false, content, "")},
+		{name: "grep -l -i ΣΊΣΥΦΟΣ", tree: "go", goal: 2, ref: rg("-l", "-i", "ΣΊΣΥΦΟΣ"), cli: []string{"grep", "-l", "-i", "ΣΊΣΥΦΟΣ"}, grep: grep("ΣΊΣΥΦΟΣ", false, files, fold)},
+		{name: "grep -l (?i)error", tree: "go", goal: 2, ref: rg("-l", "(?i)error"), cli: []string{"grep", "-l", "(?i)error"}, grep: grep("(?i)error", false, files, "")},
+		{name: `grep -c [a-z]{20,}`, tree: "go", goal: 2, ref: rg("-c", "[a-z]{20,}"), cli: []string{"grep", "-c", "[a-z]{20,}"}, grep: grep("[a-z]{20,}", false, count, "")},
+		{name: `grep -l \bfoo\w*`, tree: "go", goal: 2, ref: rg("-l", `\bfoo\w*`), cli: []string{"grep", "-l", `\bfoo\w*`}, grep: grep(`\bfoo\w*`, false, files, "")},
 	}
 }
 
@@ -78,52 +91,51 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	tree := strings.TrimSpace(string(out))
 	tmp, err := os.MkdirTemp("", "rootbound-bench")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	trees := map[string]string{"go": strings.TrimSpace(string(out)), "c": filepath.Join(tmp, "ctree")}
+	if err := writeCTree(trees["c"]); err != nil {
+		return err
+	}
 	cli := filepath.Join(tmp, "rootbound")
 	if out, err := exec.Command("go", "build", "-o", cli, "./host/cmd/rootbound").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
 	ctx := context.Background()
-	runner, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/go", tree).WithTimeout(time.Minute).WithBudget(0, 0))
-	if err != nil {
-		return err
-	}
-	defer runner.Close(ctx)
-	native, err := server.New([]server.Root{{Name: "/go", Dir: tree}})
-	if err != nil {
-		return err
+	runners := map[string]*host.Runner{}
+	natives := map[string]*server.Server{}
+	for name, tree := range trees {
+		r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", tree).WithTimeout(time.Minute).WithBudget(0, 0).WithMaxResultBytes(1<<30))
+		if err != nil {
+			return err
+		}
+		defer r.Close(ctx)
+		runners[name] = r
+		if natives[name], err = server.New([]server.Root{{Name: "/tree", Dir: tree}}); err != nil {
+			return err
+		}
 	}
 
-	fmt.Printf("tree: $(go env GOROOT), %d runs each, median; ratios are to rg/fd (lower is better)\n\n", Runs)
-	fmt.Println("| case | rg/fd | native core | library (warm) | CLI (process) | library ÷ ref | CLI ÷ ref | library ÷ native |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Printf("trees: go = $(go env GOROOT), c = a generated C-like tree (ctree.go); %d runs each, median; ratios to rg/fd (lower is better)\n\n", Runs)
+	fmt.Println("| case | tree | rg/fd | native core | library (warm) | CLI (process) | library ÷ ref | goal | CLI ÷ ref | library ÷ native |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range cases() {
-		ref := median(func() error {
-			cmd := exec.Command(c.ref[0], c.ref[1:]...)
-			cmd.Dir = tree
-			cmd.Stdout = io.Discard
-			err := cmd.Run()
-			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
-				return nil // no match is not a failure
-			}
-			return err
-		})
+		tree := trees[c.tree]
+		ref := median(func() error { return refRun(c.ref, tree) })
 		nat := median(func() error {
 			req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep}
 			line, _ := json.Marshal(req)
-			return native.Serve(bytes.NewReader(append(line, '\n')), io.Discard)
+			return natives[c.tree].Serve(bytes.NewReader(append(line, '\n')), io.Discard)
 		})
 		lib := median(func() error {
 			var err error
 			if c.glob != nil {
-				_, err = runner.Glob(ctx, host.GlobArgs(*c.glob))
+				_, err = runners[c.tree].Glob(ctx, host.GlobArgs(*c.glob))
 			} else {
-				_, err = runner.Grep(ctx, host.GrepArgs(*c.grep))
+				_, err = runners[c.tree].Grep(ctx, host.GrepArgs(*c.grep))
 			}
 			return err
 		})
@@ -136,10 +148,52 @@ func run() error {
 			}
 			return err
 		})
-		fmt.Printf("| %s | %s | %s | %s | %s | %.1f× | %.1f× | %.1f× |\n", c.name,
-			ms(ref), ms(nat), ms(lib), ms(proc), ratio(lib, ref), ratio(proc, ref), ratio(lib, nat))
+		goal := "–"
+		if c.goal > 0 {
+			verdict := "met"
+			if r := ratio(lib, ref); r > c.goal || r == 0 {
+				verdict = "missed"
+			}
+			goal = fmt.Sprintf("≤ %.1f× (%s)", c.goal, verdict)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %.1f× | %s | %.1f× | %.1f× |\n", c.name, c.tree,
+			ms(ref), ms(nat), ms(lib), ms(proc), ratio(lib, ref), goal, ratio(proc, ref), ratio(lib, nat))
 	}
+	first := median(func() error { return firstLine([]string{cli, "grep", "return", trees["go"]}) })
+	rgFirst := median(func() error { return firstLine([]string{"rg", "-n", "-uu", "return", trees["go"]}) })
+	verdict := "met"
+	if first.err != nil || first.d > 150*time.Millisecond {
+		verdict = "missed"
+	}
+	fmt.Printf("\n| CLI: time to the first line of grep -n return on the go tree | rootbound %s | rg %s | goal ≤ 150 ms (%s) |\n", ms(first), ms(rgFirst), verdict)
 	return nil
+}
+
+func refRun(argv []string, dir string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdout = io.Discard
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+		return nil // no match is not a failure
+	}
+	return err
+}
+
+// firstLine runs argv until it prints its first line, then stops it.
+func firstLine(argv []string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	_, err = bufio.NewReader(out).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	return err
 }
 
 type timing struct {
