@@ -71,6 +71,12 @@ const WRITE_RIGHTS = [0, 4, 6, 8, 9, 10, 11, 12, 16, 17, 19, 20, 22, 23, 24, 25,
 // CLOSED: end of input), a length, then the data.
 const EMPTY = 0, FULL = 1, CLOSED = 2;
 const CHANNEL = 1 << 20;
+// Flow control of the module's output: the third word of the channel counts
+// the bytes the worker has sent that the main thread has not yet written
+// out; past OUTPUT_AHEAD the worker waits, so a slow reader of the host's
+// stdout holds the module back instead of growing the host's memory.
+const INFLIGHT = 2;
+const OUTPUT_AHEAD = 4 << 20;
 
 /** A host's view of the module's descriptors: fd -> { root, dir }. */
 class Guard {
@@ -162,8 +168,8 @@ class Guard {
 async function workerMain() {
   const { WASI } = await import('node:wasi');
   const { roots, module, channel } = workerData;
-  const ctl = new Int32Array(channel, 0, 2);
-  const data = new Uint8Array(channel, 8);
+  const ctl = new Int32Array(channel, 0, 4);
+  const data = new Uint8Array(channel, 16);
   const preopens = Object.fromEntries(roots);
   const guard = new Guard(preopens);
   const nul = fs.openSync('/dev/null', 'r+');
@@ -228,6 +234,10 @@ async function workerMain() {
       n += len;
     }
     const out = Buffer.concat(parts, n); // a copy: the module reuses its buffer
+    for (let ahead = Atomics.load(ctl, INFLIGHT); ahead > OUTPUT_AHEAD; ahead = Atomics.load(ctl, INFLIGHT)) {
+      Atomics.wait(ctl, INFLIGHT, ahead, 100);
+    }
+    Atomics.add(ctl, INFLIGHT, n);
     parentPort.postMessage(out, [out.buffer]);
     view.setUint32(nwritten, n, true);
     return 0;
@@ -250,9 +260,9 @@ class ModuleHost {
   }
 
   start() {
-    this.channel = new SharedArrayBuffer(8 + CHANNEL);
-    this.ctl = new Int32Array(this.channel, 0, 2);
-    this.data = new Uint8Array(this.channel, 8);
+    this.channel = new SharedArrayBuffer(16 + CHANNEL);
+    this.ctl = new Int32Array(this.channel, 0, 4);
+    this.data = new Uint8Array(this.channel, 16);
     this.partial = Buffer.alloc(0);
     this.worker = new Worker(fileURLToPath(import.meta.url), {
       workerData: { roots: this.roots, module: this.module, channel: this.channel },
@@ -277,10 +287,16 @@ class ModuleHost {
       return;
     }
     let buf = Buffer.concat([this.partial, Buffer.from(m.buffer, m.byteOffset, m.length)]);
+    const ctl = this.ctl;
+    const written = (n) => {
+      Atomics.sub(ctl, INFLIGHT, n);
+      Atomics.notify(ctl, INFLIGHT);
+    };
     for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10)) {
       const line = buf.subarray(0, nl + 1);
       buf = buf.subarray(nl + 1);
-      this.call?.onLine(line);
+      if (this.call) this.call.onLine(line, () => written(line.length));
+      else written(line.length);
     }
     this.partial = Buffer.from(buf);
   }
@@ -326,7 +342,7 @@ class ModuleHost {
       const expire = () => {
         this.worker?.terminate();
         this.worker = null;
-        end('deadline reached before the search finished; results found until then are shown', 'deadline');
+        end('deadline reached before the search finished', 'deadline'); // the module's words
       };
       // The deadline runs from when the module reads the request (a fresh
       // worker first starts Go's runtime); until then, startupLimit.
@@ -355,9 +371,9 @@ class ModuleHost {
           clearTimeout(timer);
           timer = setTimeout(expire, deadline + deadlineGrace);
         },
-        onLine: (l) => {
+        onLine: (l, written) => {
           if (l.includes('","item":{')) results++;
-          onLine(l);
+          onLine(l, written);
           if (l.includes('","done":{')) {
             this.call = null;
             clearTimeout(timer);
@@ -455,7 +471,8 @@ async function search(tool, argv) {
   const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
   let found = 0, failed = false;
   const out = [];
-  await host.request(Buffer.from(line), (raw) => {
+  await host.request(Buffer.from(line), (raw, written) => {
+    written?.();
     const l = JSON.parse(raw.toString('utf8'));
     if (l.item) {
       found++;
@@ -498,7 +515,7 @@ async function serve(rest) {
   const host = new ModuleHost(roots, timeoutMs);
   for await (const line of lines(process.stdin)) {
     if (/^[ \t\r\n]*$/.test(line.toString('latin1'))) continue; // as the module skips blank lines
-    await host.request(line, (l) => process.stdout.write(l));
+    await host.request(line, (l, written) => process.stdout.write(l, written));
   }
   host.close();
 }

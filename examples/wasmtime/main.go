@@ -273,7 +273,7 @@ func trapped(id string, items int, err error) []byte {
 	case err == errStuck:
 		code, msg = protocol.CodeDeadline, s
 	case strings.Contains(s, "interrupt"):
-		code, msg = protocol.CodeDeadline, "deadline reached before the search finished; results found until then are shown"
+		code, msg = protocol.CodeDeadline, "deadline reached before the search finished" // the module's words
 	}
 	done := protocol.Done{Status: protocol.StatusPartial, Error: protocol.NewError(code, msg), Results: items}
 	var buf bytes.Buffer
