@@ -26,10 +26,10 @@ wasm-check:
 build:
 	$(GO) build -o bin/rootbound ./host/cmd/rootbound
 
-## tools: ripgrep and fd, which the agreement tests and the benchmark compare against
+## tools: ripgrep, fd and git, which the agreement tests and the benchmark compare against
 tools:
-	@command -v rg >/dev/null && command -v fdfind >/dev/null || \
-	  { apt-get update -qq && apt-get install -y -qq ripgrep fd-find >/dev/null; }
+	@command -v rg >/dev/null && command -v fdfind >/dev/null && command -v git >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq ripgrep fd-find git >/dev/null; }
 
 ## test: the module is fresh, every package's tests pass, every host conforms, the hostile suite holds
 ## (with one temporary cache directory for the compiled module, removed after: tests write nothing else)
@@ -75,5 +75,7 @@ fuzz:
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWildmatch -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/ignore -run '^$$' -fuzz FuzzRules -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME)

@@ -18,6 +18,8 @@ import (
 // the module found them, and how it ended.
 type Result struct {
 	Tool     string // "glob" or "grep"
+	// hides: the search path's root hides hidden files (for Text).
+	hides    bool
 	Pattern  string // the call's pattern and path, for messages
 	Path     string // as given, or the default root's name
 	Mode     string // grep's output mode, resolved
@@ -51,7 +53,7 @@ const during = "before the search finished; results found until then are shown"
 // the Result's typed error, if any. The Result holds at most
 // WithMaxResultBytes of results; GlobEach holds none.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
-	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
+	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), hides: r.hides(args.Path)}
 	wire := protocol.GlobArgs(args)
 	return r.do(ctx, res, protocol.Request{Glob: &wire}, nil)
 }
@@ -69,7 +71,7 @@ func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
 // number of results. The Result it returns has no Items. If fn returns an
 // error, the call stops; its Result is partial, with code cancelled.
 func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
-	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path)}
+	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), hides: r.hides(args.Path)}
 	wire := protocol.GlobArgs(args)
 	return r.do(ctx, res, protocol.Request{Glob: &wire}, fn)
 }
@@ -82,7 +84,7 @@ func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) erro
 }
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
-	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode}
+	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode, hides: r.hides(args.Path)}
 	if res.Mode == "" {
 		res.Mode = ModeFiles
 	}
@@ -95,6 +97,17 @@ func (r *Runner) where(path string) string {
 		return r.cfg.roots[0].Name
 	}
 	return path
+}
+
+// hides reports whether the root of a call's path hides hidden files.
+func (r *Runner) hides(path string) bool {
+	root := r.cfg.roots[0].Name
+	for _, rt := range r.cfg.roots {
+		if path == rt.Name || strings.HasPrefix(path, rt.Name+"/") {
+			root = rt.Name
+		}
+	}
+	return r.cfg.policies[root].HideHidden
 }
 
 // do runs one typed request. Items go to each, or into res when each is nil.
@@ -111,6 +124,7 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each
 	if each == nil {
 		req.Limits.MaxOutputBytes = r.cfg.maxResultBytes
 	}
+	req.Policy = r.policy
 	line, err := json.Marshal(req)
 	if err != nil {
 		res.Done = failed(protocol.CodeInvalidArgument, "host: "+err.Error())

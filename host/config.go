@@ -1,6 +1,8 @@
 package host
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/rootbound/rootbound/guest/protocol"
@@ -38,6 +40,9 @@ type Config interface {
 	// truncated, and its notice says so. GlobEach and GrepEach hold nothing
 	// and are not bounded by it.
 	WithMaxResultBytes(n int64) Config
+	// WithRootPolicy sets what the root named name lets calls see: hidden
+	// files, a deny list, ignore rules from outside it (RootPolicy).
+	WithRootPolicy(name string, p RootPolicy) Config
 }
 
 // Root is a readable root.
@@ -57,6 +62,8 @@ type config struct {
 	cacheDir    *string
 	// maxResultBytes bounds the item lines a Result holds.
 	maxResultBytes int64
+	// policies are the roots' policies, by root name.
+	policies map[string]RootPolicy
 	// closeOnContextDone turns on wazero's own interruption, for the
 	// benchmark that compares it with the clock's (never set otherwise).
 	closeOnContextDone bool
@@ -79,6 +86,7 @@ func NewConfig() Config {
 func (c *config) clone() *config {
 	n := *c
 	n.roots = append([]Root(nil), c.roots...)
+	n.policies = maps.Clone(c.policies)
 	return &n
 }
 
@@ -122,6 +130,34 @@ func (c *config) WithCacheDir(dir string) Config {
 	n := c.clone()
 	n.cacheDir = &dir
 	return n
+}
+
+func (c *config) WithRootPolicy(name string, p RootPolicy) Config {
+	n := c.clone()
+	if n.policies == nil {
+		n.policies = map[string]RootPolicy{}
+	}
+	p.Deny = slices.Clone(p.Deny)
+	p.Ignore = slices.Clone(p.Ignore)
+	n.policies[name] = p
+	return n
+}
+
+// wirePolicy is the roots' policies as requests carry them.
+func (c *config) wirePolicy() []protocol.RootPolicy {
+	var out []protocol.RootPolicy
+	for _, root := range c.roots {
+		p, ok := c.policies[root.Name]
+		if !ok {
+			continue
+		}
+		w := protocol.RootPolicy{Root: root.Name, HideHidden: p.HideHidden, Deny: p.Deny}
+		for _, r := range p.Ignore {
+			w.Ignore = append(w.Ignore, protocol.IgnoreRules(r))
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 func (c *config) WithMaxResultBytes(n int64) Config {

@@ -87,7 +87,6 @@ var conformanceRunners = []conformanceRunner{
 	{name: "node", run: runNode, skip: nodeSkip},
 	{name: "component", run: runComponent, skip: componentSkip, unsupported: map[string]string{
 		"names-not-utf8": "WASI 0.2 strings are UTF-8: a name that is not arrives with U+FFFD in it",
-		"large-file":     "the component dies (\"Maximum call stack size exceeded\" in Go's runtime) when the module's heap grows past its first 256 KiB buffer, as for a file larger than that (RATIONALE.md)",
 	}},
 	{name: "wasmtime", run: runWasmtime, skip: wasmtimeSkip, unsupported: map[string]string{
 		"names-not-utf8": "wasmtime's fd_readdir fails with EILSEQ on a directory holding a name that is not UTF-8",
@@ -138,27 +137,12 @@ func componentSkip() string {
 	return nodeSkip()
 }
 
-// runComponent runs each request in a process of its own: a component
-// instance that serves a second request after blocking on stdin dies with
-// "Maximum call stack size exceeded" in Go's runtime (see
-// examples/component/run.mjs).
 func runComponent(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
-	args := []string{"../examples/component/run.mjs"}
+	args := []string{"node", "../examples/component/run.mjs"}
 	for _, r := range roots {
 		args = append(args, r.Name+"="+r.Dir)
 	}
-	var out []byte
-	for _, line := range bytes.SplitAfter(requests, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		answer, err := pipe(append([]string{"node"}, args...), line)
-		out = append(out, answer...)
-		if err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	return pipe(args, requests)
 }
 
 // pipe runs argv with stdin and returns its stdout; stderr goes into the

@@ -69,7 +69,44 @@ func (r *Result) Text() string {
 	if s := skippedText(d.Skipped); s != "" {
 		fmt.Fprintf(&b, "[Skipped: %s.]\n", s)
 	}
+	for _, line := range r.leftOut() {
+		fmt.Fprintf(&b, "[Skipped: %s.]\n", line)
+	}
+	if d.IgnoredBy != "" {
+		fmt.Fprintf(&b, "[Note: the path %s is ignored (%s); it was searched because it was named.]\n",
+			escape.Path(r.Path), escape.Line(d.IgnoredBy))
+	}
 	return b.String()
+}
+
+// leftOut says what rules left out and how to take it in: one sentence per
+// reason, each naming the argument that turns it off.
+func (r *Result) leftOut() []string {
+	s := r.Done.Skipped
+	var out []string
+	if n := s.Ignored; n > 0 {
+		out = append(out, fmt.Sprintf("%s by ignore files (.gitignore, .ignore, .rgignore, .git/info/exclude); pass no_ignore: true to include them",
+			plural64(n, "1 path", "paths")))
+	}
+	if n := s.Hidden; n > 0 {
+		how := "pass hidden: true to include them"
+		if r.hides {
+			how = "this root does not show hidden files"
+		}
+		out = append(out, fmt.Sprintf("%s (names starting with \".\"); %s", plural64(n, "1 hidden path", "hidden paths"), how))
+	}
+	if n := s.Denied; n > 0 {
+		out = append(out, fmt.Sprintf("%s this root denies (never read)", plural64(n, "1 path", "paths")))
+	}
+	return out
+}
+
+// plural64 writes n with its noun: one as given, or "n many".
+func plural64(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func plural(n int, one, many string) string {

@@ -45,6 +45,7 @@ import (
 // Runner runs calls on warm module instances. It is safe for concurrent use.
 type Runner struct {
 	cfg      *config
+	policy   []protocol.RootPolicy // sent with every request
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	roots    []*rootfs.Dir
@@ -73,7 +74,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}}
+	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy()}
 	for _, root := range c.roots {
 		dir, err := rootfs.OpenDir(root.Dir)
 		if err != nil {
@@ -130,6 +131,16 @@ func (c *config) validate() error {
 		return errors.New("host: budget and file size must not be negative")
 	case c.maxResultBytes < 1<<10:
 		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
+	}
+	for name, p := range c.policies {
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("host: a policy for %s, which is not a root", name)
+		}
+		for _, r := range p.Ignore {
+			if !slices.Contains(protocol.IgnoreKinds, r.Kind) {
+				return fmt.Errorf("host: ignore rules of kind %q for %s, want one of %s", r.Kind, name, strings.Join(protocol.IgnoreKinds, ", "))
+			}
+		}
 	}
 	return nil
 }

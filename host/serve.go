@@ -42,8 +42,33 @@ func (r *Runner) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 }
 
+// withPolicy puts the runner's root policies (WithRootPolicy) into a
+// request line in place of any the line holds: a program speaking the
+// protocol cannot see past what the host allows. A line that is not a JSON
+// object passes as it is, for the module to refuse.
+func (r *Runner) withPolicy(line []byte) []byte {
+	if len(r.policy) == 0 {
+		return line
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(line, &fields) != nil {
+		return line
+	}
+	pol, err := json.Marshal(r.policy)
+	if err != nil {
+		return line
+	}
+	fields["policy"] = pol
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return line
+	}
+	return out
+}
+
 // serveOne answers one request line.
 func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encoder, bw *bufio.Writer) error {
+	line = r.withPolicy(line)
 	var req struct {
 		ID     string `json:"id"`
 		Limits struct {

@@ -173,23 +173,41 @@ func mustResolve(schema string) *jsonschema.Resolved {
 }
 
 const globDescription = `Find files by name or path pattern, fast, without reading them. ` +
-	`A pattern without "/" matches file names at any depth ("*.go", "Makefile"); with "/" it matches the path below the search path ("src/**/*_test.go"). ` +
+	`A pattern without "/" matches file names at any depth ("*.go", "Makefile"); with "/" it matches the path below the search path, or the path as results show it ("src/**/*_test.go", "src/" for everything in src). ` +
 	`Syntax: * and ? (not crossing /), ** (any directories), [a-z], [!a-z], {a,b}. ` +
-	`Hidden files are included; .git never is; symbolic links are not followed. ` +
+	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are included (hidden: false leaves them out); .git never is; symbolic links are not followed. ` +
+	`Narrow with exclude, type (ripgrep's type names: go, py, js, ts, rust, java, md...), max_depth; include_dirs lists directories too; sort "mtime" lists the newest first. ` +
 	`Results are in directory order, at most max_results (default 100); a notice says when there were more.`
 
 const grepDescription = `Search file contents with a regular expression (RE2 syntax) or a literal string, line by line: a match never spans lines. ` +
 	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" shows the number of matching lines per file. ` +
-	`Narrow with path (a directory or a file) and glob (file name or path patterns; "!" excludes: ["*.go", "!*_test.go"]). ` +
+	`Narrow with path (a directory or a file), glob (file name or path patterns; "!" excludes: ["*.go", "!*_test.go"]) and type (ripgrep's type names: go, py, js, ts, rust, java, md...). ` +
+	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are searched (hidden: false leaves them out). ` +
 	`Binary files and files over %s are skipped and counted; long lines are cut around the match. ` +
 	`"No matches" is stated explicitly; an invalid pattern is an error, never an empty result.`
+
+// Schema pieces glob and grep share.
+const (
+	stringsSchema  = `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": %q}`
+	pathSchema     = `"path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."}`
+	whichSchema    = `"type": ` + `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Only files of these types, ripgrep's names: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."},
+    "type_not": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Leave out files of these types."},
+    "sort": {"type": "string", "enum": ["path", "mtime"], "description": "path (default: directory order) or mtime (newest first)."},
+    "max_depth": {"type": "integer", "minimum": 1, "description": "Look at most this deep below the search path (1: its own entries)."},
+    "no_ignore": {"type": "boolean", "description": "Include what .gitignore, .ignore and .rgignore rules ignore."},
+    "hidden": {"type": "boolean", "description": "Look at hidden files and directories (default true)."}`
+)
 
 var globSchema = `{
   "type": "object",
   "properties": {
     "pattern": {"type": "string", "minLength": 1, "description": "Glob pattern: without / it matches file names at any depth; with / the path below the search path."},
-    "path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name. Default: the workspace."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many results (default 100)."}
+    ` + pathSchema + `,
+    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many results (default 100)."},
+    "exclude": ` + fmt.Sprintf(stringsSchema, "Leave out what these globs match (a directory with all it holds).") + `,
+    "case_insensitive": {"type": "boolean", "description": "Match pattern and exclude without regard to case."},
+    "include_dirs": {"type": "boolean", "description": "List matching directories too (with a trailing /)."},
+    ` + whichSchema + `
   },
   "required": ["pattern"],
   "additionalProperties": false
@@ -200,11 +218,12 @@ var grepSchema = `{
   "properties": {
     "pattern": {"type": "string", "minLength": 1, "description": "RE2 regular expression, or a literal string with literal: true."},
     "literal": {"type": "boolean", "description": "Take the pattern as a literal string."},
-    "path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name. Default: the workspace."},
-    "glob": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides."},
+    ` + pathSchema + `,
+    "glob": ` + fmt.Sprintf(stringsSchema, "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.") + `,
     "case": {"type": "string", "enum": ["sensitive", "insensitive", "smart"], "description": "Letter case: sensitive (default), insensitive, or smart (insensitive when the pattern has letters and none is upper case)."},
     "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "description": "What to return (default files_with_matches)."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many files (or lines, for content); default 100."}
+    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many files (or lines, for content); default 100."},
+    ` + whichSchema + `
   },
   "required": ["pattern"],
   "additionalProperties": false

@@ -1,14 +1,21 @@
 package host
 
-import "github.com/rootbound/rootbound/guest/protocol"
+import (
+	"github.com/rootbound/rootbound/guest/ignore"
+	"github.com/rootbound/rootbound/guest/protocol"
+)
 
-// GlobArgs finds regular files by name or path. Contents are never read.
+// GlobArgs finds regular files (and, with IncludeDirs, directories) by name
+// or path. Contents are never read.
 type GlobArgs struct {
 	// Pattern is the glob. Without "/" it matches base names at any depth
 	// ("*.go"); with "/" it matches the path below the search root
-	// ("src/**/*_test.go"; a leading "/" only anchors). Syntax: * and ?
-	// (never crossing /), ** (any number of directories), [a-z], [!a-z],
-	// [[:digit:]], {a,b} (nested too), \ escapes.
+	// ("src/**/*_test.go"; a leading "/" only anchors) or the path as
+	// results show it: "./src/*.go", "/workspace/src/*.go" and "src/" (all
+	// below src) work. Syntax: * and ? (never crossing /), ** (any number
+	// of directories), [a-z], [!a-z], [[:digit:]], {a,b} (nested too), \
+	// escapes. A pattern that can never match (a ".." component, a host
+	// path) is CodeInvalidPattern.
 	Pattern string `json:"pattern"`
 	// Path is the search root: a directory or a single file, relative to
 	// the default root or under a root's name ("/docs/api"). Empty means
@@ -18,6 +25,31 @@ type GlobArgs struct {
 	// MaxResults caps the results; 0 means the default, 100. Tools handed
 	// to models take 1 to 1000; the module takes up to 1,000,000.
 	MaxResults int `json:"max_results,omitempty"`
+	// Exclude leaves out what these globs match, a directory with all it
+	// holds (fd's --exclude).
+	Exclude Strings `json:"exclude,omitempty"`
+	// CaseInsensitive matches Pattern and Exclude without regard to case.
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
+	// IncludeDirs lists matching directories too, with a trailing "/".
+	IncludeDirs bool `json:"include_dirs,omitempty"`
+	// Type keeps only files of these types, ripgrep's names ("go", "py",
+	// "ts", "md"; TypeNames lists them); TypeNot leaves them out.
+	Type    Strings `json:"type,omitempty"`
+	TypeNot Strings `json:"type_not,omitempty"`
+	// Sort is SortPath (the default: directory order) or SortMTime (newest
+	// first, ties in directory order).
+	Sort string `json:"sort,omitempty"`
+	// MaxDepth, if positive, bounds how deep below the search root a call
+	// looks: 1 is the search root's own entries.
+	MaxDepth int `json:"max_depth,omitempty"`
+	// NoIgnore turns ignore files off: .gitignore, .ignore, .rgignore,
+	// .git/info/exclude and a root's RootPolicy.Ignore. A root's deny list
+	// always applies.
+	NoIgnore bool `json:"no_ignore,omitempty"`
+	// Hidden set to false leaves hidden files and directories out (names
+	// starting with "."). Nil means true: hidden files are looked at,
+	// unless the root hides them (RootPolicy.HideHidden).
+	Hidden *bool `json:"hidden,omitempty"`
 }
 
 // GrepArgs searches file contents, line by line: a match never spans lines.
@@ -41,10 +73,61 @@ type GrepArgs struct {
 	// MaxResults caps the files (ModeFiles, ModeCount) or lines
 	// (ModeContent), as in GlobArgs.
 	MaxResults int `json:"max_results,omitempty"`
+	// Type, TypeNot, Sort (the order files are searched in), MaxDepth,
+	// NoIgnore and Hidden are as in GlobArgs.
+	Type     Strings `json:"type,omitempty"`
+	TypeNot  Strings `json:"type_not,omitempty"`
+	Sort     string  `json:"sort,omitempty"`
+	MaxDepth int     `json:"max_depth,omitempty"`
+	NoIgnore bool    `json:"no_ignore,omitempty"`
+	Hidden   *bool   `json:"hidden,omitempty"`
 }
 
-// Globs is a list of globs. In JSON a single string is taken as a list of
-// one, as agents' grep tools send it.
+// Orders of GlobArgs.Sort and GrepArgs.Sort.
+const (
+	SortPath  = protocol.SortPath
+	SortMTime = protocol.SortMTime
+)
+
+// RootPolicy is what a root lets calls see (Config.WithRootPolicy).
+type RootPolicy struct {
+	// HideHidden leaves hidden files and directories out of every call,
+	// whatever it asks; they are counted in Skipped.Hidden, and a path
+	// argument that names one is CodeOutsideRoot.
+	HideHidden bool
+	// Deny lists patterns in gitignore syntax relative to the root
+	// ("*.pem", "secrets/", "/config/prod.env", "!" to take back): what
+	// they match is never listed and never opened, even with NoIgnore; it
+	// is counted in Skipped.Denied, and a path argument in it is
+	// CodeOutsideRoot.
+	Deny []string
+	// Ignore holds ignore rules from outside the root, which the module
+	// cannot read: OutsideIgnoreRules finds them as ripgrep does.
+	Ignore []IgnoreRules
+}
+
+// IgnoreRules are the rules of one ignore file from outside a root.
+type IgnoreRules struct {
+	// Kind ranks the rules, highest first: "rgignore", "ignore",
+	// "gitignore", "exclude" (a repository's info/exclude), "global" (the
+	// user's core.excludesFile).
+	Kind string `json:"kind"`
+	// Base is the root's path below the directory the rules belong to
+	// ("src" when they are those of the root's parent and the root is
+	// its "src"); empty for global rules.
+	Base string `json:"base,omitempty"`
+	// Source names the file in notes (never a host path: the CLI writes
+	// "../.gitignore").
+	Source string `json:"source,omitempty"`
+	// Rules is the file's text.
+	Rules string `json:"rules"`
+}
+
+// Strings is a list of strings (globs, type names). In JSON a single
+// string is taken as a list of one, as agents' tools send it.
+type Strings = protocol.Strings
+
+// Globs is a list of globs.
 type Globs = protocol.Globs
 
 // Letter case of GrepArgs.Case.
@@ -109,6 +192,9 @@ type Done struct {
 	Narrow    string  `json:"narrow,omitempty"`
 	Skipped   Skipped `json:"skipped"`
 	Stats     Stats   `json:"stats"`
+	// IgnoredBy, when the search path is itself ignored, names the rule
+	// (`.gitignore:3 "build/"`): it was searched because it was named.
+	IgnoredBy string `json:"ignored_by,omitempty"`
 }
 
 // How a call ended.
@@ -125,6 +211,9 @@ type Skipped struct {
 	Unreadable int64 `json:"unreadable"` // open, read or listing failed (see Problems)
 	Symlink    int64 `json:"symlink"`    // symbolic links are never followed
 	Special    int64 `json:"special"`    // FIFOs, sockets and devices are never read
+	Ignored    int64 `json:"ignored"`    // left out by ignore files (NoIgnore takes them in); a directory counts once
+	Hidden     int64 `json:"hidden"`     // hidden, when Hidden is false or the root hides them
+	Denied     int64 `json:"denied"`     // matched the root's deny list
 }
 
 // Stats says how much work a call did; it is the same for a tree on every
@@ -172,7 +261,7 @@ func fromProblem(p *protocol.Problem) Problem {
 
 func fromDone(d *protocol.Done) Done {
 	return Done{Status: d.Status, Error: fromError(d.Error), Results: d.Results, Truncated: d.Truncated,
-		Narrow: d.Narrow, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats)}
+		Narrow: d.Narrow, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats), IgnoredBy: d.IgnoredBy}
 }
 
 func fromError(e *protocol.Error) *Error {
@@ -183,3 +272,11 @@ func fromError(e *protocol.Error) *Error {
 }
 
 func newError(code, message string) *Error { return &Error{Code: code, Message: message} }
+
+// TypeNames lists the file types GlobArgs.Type and GrepArgs.Type know:
+// ripgrep 13's, by the same names.
+func TypeNames() []string { return ignore.TypeNames() }
+
+// TypeGlobs returns the globs of a file type (nil for an unknown name),
+// matched against base names.
+func TypeGlobs(name string) []string { return ignore.TypeGlobs(name) }

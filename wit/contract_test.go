@@ -19,17 +19,19 @@ import (
 )
 
 var records = map[string]reflect.Type{
-	"request":    reflect.TypeFor[protocol.Request](),
-	"glob-args":  reflect.TypeFor[protocol.GlobArgs](),
-	"grep-args":  reflect.TypeFor[protocol.GrepArgs](),
-	"limits":     reflect.TypeFor[protocol.Limits](),
-	"item":       reflect.TypeFor[protocol.Item](),
-	"problem":    reflect.TypeFor[protocol.Problem](),
-	"call-error": reflect.TypeFor[protocol.Error](),
-	"skipped":    reflect.TypeFor[protocol.Skipped](),
-	"stats":      reflect.TypeFor[protocol.Stats](),
-	"done":       reflect.TypeFor[protocol.Done](),
-	"line":       reflect.TypeFor[protocol.Line](),
+	"request":      reflect.TypeFor[protocol.Request](),
+	"glob-args":    reflect.TypeFor[protocol.GlobArgs](),
+	"grep-args":    reflect.TypeFor[protocol.GrepArgs](),
+	"limits":       reflect.TypeFor[protocol.Limits](),
+	"item":         reflect.TypeFor[protocol.Item](),
+	"problem":      reflect.TypeFor[protocol.Problem](),
+	"call-error":   reflect.TypeFor[protocol.Error](),
+	"skipped":      reflect.TypeFor[protocol.Skipped](),
+	"stats":        reflect.TypeFor[protocol.Stats](),
+	"done":         reflect.TypeFor[protocol.Done](),
+	"line":         reflect.TypeFor[protocol.Line](),
+	"root-policy":  reflect.TypeFor[protocol.RootPolicy](),
+	"ignore-rules": reflect.TypeFor[protocol.IgnoreRules](),
 }
 
 var enums = map[string][]string{
@@ -38,6 +40,8 @@ var enums = map[string][]string{
 	"problem-code": {protocol.SkippedUnreadable},
 	"status":       {protocol.StatusComplete, protocol.StatusPartial, protocol.StatusFailed},
 	"error-code":   protocol.Codes,
+	"ignore-kind":  protocol.IgnoreKinds,
+	"sort-order":   {protocol.SortPath, protocol.SortMTime},
 }
 
 var dataType = reflect.TypeFor[protocol.Data]()

@@ -56,7 +56,7 @@ const deadlineGrace = 30;
 const startupLimit = 10000;
 
 // WASI preview 1 numbers.
-const E = { ACCES: 2, BADF: 8, LOOP: 32, NOTCAPABLE: 76, ROFS: 69 };
+const E = { ACCES: 2, BADF: 8, LOOP: 32, NOENT: 44, NOTCAPABLE: 76, ROFS: 69 };
 const LOOKUP_SYMLINK_FOLLOW = 1;
 const O_CREAT = 1, O_EXCL = 4, O_TRUNC = 8;
 const FDFLAG_NONBLOCK = 4;
@@ -111,7 +111,7 @@ class Guard {
       try {
         st = fs.lstatSync(cur);
       } catch {
-        return last ? cur : E.NOTCAPABLE; // a missing path: uvwasi says ENOENT
+        return last ? cur : E.NOENT; // a missing path, as any runtime says
       }
       if (st.isSymbolicLink()) {
         if (!last || follow) return E.NOTCAPABLE;
@@ -360,7 +360,7 @@ class ModuleHost {
             error: { code, message },
             results,
             truncated: false,
-            skipped: { binary: 0, too_large: 0, unreadable: 0, symlink: 0, special: 0 },
+            skipped: { binary: 0, too_large: 0, unreadable: 0, symlink: 0, special: 0, ignored: 0, hidden: 0, denied: 0 },
             stats: { dirs: 0, files: 0, files_read: 0, bytes_read: 0 },
           },
         }) + '\n'));

@@ -8,7 +8,7 @@ import (
 
 // Filter picks files by a list of globs, with ripgrep's -g semantics: a
 // glob that starts with "!" excludes what it matches; the last glob that
-// matches a path decides; a path no glob matches is taken unless some glob
+// matches a path decides; a file no glob matches is taken unless some glob
 // is an inclusion. So "*.go" takes only Go files, "!*_test.go" everything
 // but Go tests, and "*.go", "!*_test.go" Go files that are not tests.
 type Filter struct {
@@ -17,12 +17,13 @@ type Filter struct {
 	includes bool
 }
 
-// CompileFilter compiles globs in order. An empty list takes every path.
-func CompileFilter(globs []string) (*Filter, error) {
+// CompileFilter compiles globs in order; fold matches without regard to
+// case. An empty list takes every path.
+func CompileFilter(globs []string, fold bool) (*Filter, error) {
 	f := &Filter{}
 	for _, g := range globs {
 		pattern, exclude := strings.CutPrefix(g, "!")
-		compiled, err := CompileGlob(pattern)
+		compiled, err := CompileGlob(pattern, fold)
 		if err != nil {
 			if pe, ok := err.(*PatternError); ok {
 				pe.Pattern = g
@@ -43,12 +44,37 @@ func (f *Filter) SetMeter(m *meter.Meter) {
 	}
 }
 
-// Match reports whether rel, a path relative to the search root, is taken.
-func (f *Filter) Match(rel string) bool {
+// Empty reports whether the filter has no globs.
+func (f *Filter) Empty() bool { return len(f.globs) == 0 }
+
+// Decision is what a Filter says of a path.
+type Decision uint8
+
+const (
+	Undecided Decision = iota // no glob matches, and the path is not left out for it
+	Take                      // the last glob that matches is an inclusion
+	Drop                      // the last glob that matches is an exclusion, or none matches a file and some glob is an inclusion
+)
+
+// Decide says what the globs say of rel, a path relative to the search
+// root, as ripgrep's overrides do: a file no glob matches is dropped when
+// some glob is an inclusion, a directory is not (its files may match).
+// alt, when not empty, is the same path as results show it, which a glob
+// may match instead.
+func (f *Filter) Decide(rel, alt string, isDir bool) Decision {
 	for i := len(f.globs) - 1; i >= 0; i-- {
-		if f.globs[i].Match(rel) {
-			return !f.exclude[i]
+		if f.globs[i].Match(rel) || alt != "" && f.globs[i].Match(alt) {
+			if f.exclude[i] {
+				return Drop
+			}
+			return Take
 		}
 	}
-	return !f.includes
+	if f.includes && !isDir {
+		return Drop
+	}
+	return Undecided
 }
+
+// Match reports whether the file rel is taken.
+func (f *Filter) Match(rel string) bool { return f.Decide(rel, "", false) != Drop }

@@ -56,8 +56,10 @@ type Glob struct {
 	Meter *meter.Meter
 }
 
-// CompileGlob validates pattern and returns its matcher.
-func CompileGlob(pattern string) (*Glob, error) {
+// CompileGlob validates pattern and returns its matcher; fold matches
+// without regard to case (simple Unicode folding, as regular expressions'
+// (?i)).
+func CompileGlob(pattern string, fold bool) (*Glob, error) {
 	bad := func(reason string) error { return &PatternError{Kind: "glob", Pattern: pattern, Reason: reason} }
 	switch {
 	case pattern == "":
@@ -77,7 +79,11 @@ func CompileGlob(pattern string) (*Glob, error) {
 	if err != nil {
 		return nil, bad(err.Error())
 	}
-	re, err := syntax.Parse(`(?s:`+expr+`)\z`, syntax.Perl)
+	flags := syntax.Perl
+	if fold {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse(`(?s:`+expr+`)\z`, flags)
 	if err != nil {
 		return nil, bad(err.Error())
 	}

@@ -59,7 +59,7 @@ func TestGlob(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := CompileGlob(tt.pattern)
+			g, err := CompileGlob(tt.pattern, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestGlob(t *testing.T) {
 
 func TestGlobInvalid(t *testing.T) {
 	for _, p := range []string{"", "/", "[a", "{a,b", "a}", "a\x00b", "a\\", "[z-a]", "[[:nope:]]", "\xff", string(make([]byte, MaxPatternBytes+1))} {
-		_, err := CompileGlob(p)
+		_, err := CompileGlob(p, false)
 		var pe *PatternError
 		if !errors.As(err, &pe) {
 			t.Errorf("CompileGlob(%q) = %v, want a *PatternError", p, err)
@@ -278,7 +278,7 @@ func FuzzCompileGlob(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		start := time.Now()
-		g, err := CompileGlob(pattern)
+		g, err := CompileGlob(pattern, false)
 		if err != nil {
 			return
 		}

@@ -44,18 +44,46 @@ type Request struct {
 	Glob   *GlobArgs `json:"glob,omitempty"`
 	Grep   *GrepArgs `json:"grep,omitempty"`
 	Limits *Limits   `json:"limits,omitempty"`
+	// Policy is set by the host, never by a model: what each root lets a
+	// call see.
+	Policy []RootPolicy `json:"policy,omitempty"`
 }
 
-// GlobArgs finds regular files by name or path.
+// GlobArgs finds regular files (and, with IncludeDirs, directories) by
+// name or path.
 type GlobArgs struct {
 	// Pattern without "/" matches base names at any depth; with "/" it
-	// matches the path relative to the search root.
+	// matches the path relative to the search root (or, as results show
+	// it, relative to the default root or under a root's name).
 	Pattern string `json:"pattern"`
 	// Path is the search root: relative to the default root, or a root's
 	// virtual name and a path below it. Empty means the default root.
 	Path string `json:"path,omitempty"`
 	// MaxResults caps the results; 0 means DefaultMaxResults.
 	MaxResults int `json:"max_results,omitempty"`
+	// Exclude leaves out what these globs match (a directory with all it
+	// holds), as fd's --exclude.
+	Exclude Strings `json:"exclude,omitempty"`
+	// CaseInsensitive matches Pattern and Exclude without regard to case.
+	CaseInsensitive bool `json:"case_insensitive,omitempty"`
+	// IncludeDirs lists matching directories too, with a trailing "/".
+	IncludeDirs bool `json:"include_dirs,omitempty"`
+	// Type keeps files of these types (ripgrep's names: "go", "py");
+	// TypeNot leaves them out.
+	Type    Strings `json:"type,omitempty"`
+	TypeNot Strings `json:"type_not,omitempty"`
+	// Sort is SortPath (the default: walk order) or SortMTime (newest
+	// first; ties in walk order).
+	Sort string `json:"sort,omitempty"`
+	// MaxDepth, if positive, bounds the depth below the search root: 1 is
+	// the search root's own entries.
+	MaxDepth int `json:"max_depth,omitempty"`
+	// NoIgnore turns ignore files off (.gitignore, .ignore, .rgignore,
+	// .git/info/exclude and the host's rules; never a root's deny list).
+	NoIgnore bool `json:"no_ignore,omitempty"`
+	// Hidden, when false, leaves out hidden files and directories (names
+	// that start with "."). Left out: true, unless the root hides them.
+	Hidden *bool `json:"hidden,omitempty"`
 }
 
 // GrepArgs searches file contents.
@@ -65,27 +93,77 @@ type GrepArgs struct {
 	Path    string `json:"path,omitempty"`
 	// Glob picks the files searched: a file is searched when the last glob
 	// that matches it is not an exclusion ("!*_test.go"), or, when none
-	// matches, when no glob is an inclusion; as ripgrep's -g.
+	// matches, when no glob is an inclusion; as ripgrep's -g, a glob that
+	// matches also overrides ignore files.
 	Glob       Globs  `json:"glob,omitempty"`
 	Case       string `json:"case,omitempty"`        // CaseSensitive (default), CaseInsensitive, CaseSmart
 	OutputMode string `json:"output_mode,omitempty"` // ModeFiles (default), ModeContent, ModeCount
 	MaxResults int    `json:"max_results,omitempty"`
+	// As in GlobArgs.
+	Type     Strings `json:"type,omitempty"`
+	TypeNot  Strings `json:"type_not,omitempty"`
+	Sort     string  `json:"sort,omitempty"`
+	MaxDepth int     `json:"max_depth,omitempty"`
+	NoIgnore bool    `json:"no_ignore,omitempty"`
+	Hidden   *bool   `json:"hidden,omitempty"`
 }
 
-// Globs is a list of globs; in JSON a single string is also taken, as a
-// list of one (the form agents' grep tools use).
-type Globs []string
+// Sort orders.
+const (
+	SortPath  = "path"
+	SortMTime = "mtime"
+)
+
+// RootPolicy is what a root lets calls see, from the host.
+type RootPolicy struct {
+	// Root is the root's name.
+	Root string `json:"root"`
+	// HideHidden leaves out hidden files and directories, whatever a call
+	// asks.
+	HideHidden bool `json:"hide_hidden,omitempty"`
+	// Deny holds patterns in gitignore syntax, relative to the root: what
+	// they match is never listed, never opened, and counted as denied.
+	Deny Strings `json:"deny,omitempty"`
+	// Ignore holds rules from outside the root, which the module cannot
+	// read: ignore files of the directories above it, the user's global
+	// excludes.
+	Ignore []IgnoreRules `json:"ignore,omitempty"`
+}
+
+// IgnoreRules are the rules of one ignore file from outside a root.
+type IgnoreRules struct {
+	// Kind is one of IgnoreKinds: where the rules rank.
+	Kind string `json:"kind"`
+	// Base is the root's path below the directory the rules belong to
+	// ("src" for the rules of the directory above a root "src"); empty
+	// for global rules.
+	Base string `json:"base,omitempty"`
+	// Source names the file in notes (".gitignore of the parent").
+	Source string `json:"source,omitempty"`
+	// Rules is the file's text.
+	Rules string `json:"rules"`
+}
+
+// IgnoreKinds are the kinds of IgnoreRules, highest precedence first.
+var IgnoreKinds = []string{"rgignore", "ignore", "gitignore", "exclude", "global"}
+
+// Strings is a list of strings; in JSON a single string is also taken, as
+// a list of one (the form agents' grep tools use for globs).
+type Strings []string
+
+// Globs is a list of globs.
+type Globs = Strings
 
 // UnmarshalJSON implements json.Unmarshaler.
-func (g *Globs) UnmarshalJSON(b []byte) error {
+func (g *Strings) UnmarshalJSON(b []byte) error {
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
-		*g = Globs{one}
+		*g = Strings{one}
 		return nil
 	}
 	var many []string
 	if err := json.Unmarshal(b, &many); err != nil {
-		return errors.New("protocol: glob wants a string or a list of strings")
+		return errors.New("protocol: want a string or a list of strings")
 	}
 	*g = many
 	return nil
@@ -185,6 +263,10 @@ type Done struct {
 	Narrow    string  `json:"narrow,omitempty"`
 	Skipped   Skipped `json:"skipped"`
 	Stats     Stats   `json:"stats"`
+	// IgnoredBy, when the search path is itself ignored, names the rule
+	// (`.gitignore:3 "build/"`): the path was searched because it was
+	// named, as ripgrep searches a path it is given.
+	IgnoredBy string `json:"ignored_by,omitempty"`
 }
 
 // Skipped counts what was passed over, by reason.
@@ -194,6 +276,9 @@ type Skipped struct {
 	Unreadable int64 `json:"unreadable"` // open, read or readdir failed (see Problems)
 	Symlink    int64 `json:"symlink"`    // never followed
 	Special    int64 `json:"special"`    // FIFOs, sockets, devices: never opened
+	Ignored    int64 `json:"ignored"`    // left out by ignore files (a directory counts once)
+	Hidden     int64 `json:"hidden"`     // hidden, and hidden files were not asked for or not allowed
+	Denied     int64 `json:"denied"`     // matched a root's deny list
 }
 
 // Problem codes (the reasons of Skipped that come with a path).

@@ -40,6 +40,7 @@ type call struct {
 	entries    int64
 	meter      *meter.Meter
 
+	policy   []protocol.RootPolicy
 	max      int  // max results
 	capped   bool   // truncated by maxOutput, not by max
 	line     []byte // the item line being written, reused
@@ -83,6 +84,7 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 			c.maxSize = l.MaxFileSize
 		}
 	}
+	c.policy = req.Policy
 	if req.Glob != nil {
 		s.glob(c, req.Glob)
 	} else {

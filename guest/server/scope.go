@@ -118,6 +118,14 @@ func (sc scope) display(rel string) string {
 	return sc.root.Name + "/" + p
 }
 
+// displayRoot is how a path relative to the root is shown.
+func (sc scope) displayRoot(rel string) string {
+	if sc.isDefault {
+		return rel
+	}
+	return sc.root.Name + "/" + rel
+}
+
 // label names the search root in messages.
 func (sc scope) label() string {
 	if sc.rel == "" {

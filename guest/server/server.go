@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/guest/search"
 )
 
 // Root is a readable root: Name is the path callers use ("/workspace") and
@@ -27,6 +28,8 @@ type Root struct {
 // Server answers requests for a fixed set of roots; the first is the default.
 type Server struct {
 	roots []Root
+	// reader reads files, its buffer kept from call to call.
+	reader search.Reader
 	// now is the clock; tests may replace it.
 	now func() time.Time
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/guest/match"
@@ -23,10 +24,15 @@ func patternError(err error) *protocol.Error {
 	return protocol.NewError(protocol.CodeInvalidArgument, err.Error())
 }
 
-// begin validates what glob and grep share, max_results and the path, and
-// marks the call started: an error from now on means partial results.
-func (s *Server) begin(c *call, maxResults int, path string) (scope, bool) {
+// begin validates what glob and grep share (max_results, the path, the
+// arguments that pick files) and resolves the scope. The caller marks the
+// call started once the rest is valid: an error from then on means partial
+// results.
+func (s *Server) begin(c *call, maxResults int, path string, a pick) (scope, bool) {
 	if c.err = c.maxResults(maxResults); c.err != nil {
+		return scope{}, false
+	}
+	if c.err = validWhich(a); c.err != nil {
 		return scope{}, false
 	}
 	sc, err := s.scope(path)
@@ -34,36 +40,79 @@ func (s *Server) begin(c *call, maxResults int, path string) (scope, bool) {
 		c.err = err
 		return scope{}, false
 	}
-	c.started = true
 	return sc, true
 }
 
 func (s *Server) glob(c *call, a *protocol.GlobArgs) {
-	g, err := match.CompileGlob(a.Pattern)
+	if _, err := match.CompileGlob(a.Pattern, a.CaseInsensitive); err != nil {
+		c.err = patternError(err)
+		return
+	}
+	sc, ok := s.begin(c, a.MaxResults, a.Path, globPick(a))
+	if !ok {
+		return
+	}
+	pattern, perr := s.globArg(a.Pattern, sc, true)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	g, err := match.CompileGlob(pattern, a.CaseInsensitive)
 	if err != nil {
 		c.err = patternError(err)
 		return
 	}
-	sc, ok := s.begin(c, a.MaxResults, a.Path)
-	if !ok {
+	g.Meter = c.meter
+	var exclude *match.Filter
+	if len(a.Exclude) > 0 {
+		ex := make([]string, len(a.Exclude))
+		for i, e := range a.Exclude {
+			ex[i] = "!" + strings.TrimPrefix(e, "!")
+		}
+		if exclude, c.err = s.globArgs(ex, sc, a.CaseInsensitive); c.err != nil {
+			return
+		}
+	}
+	wh, perr := s.newWhich(c, sc, globPick(a), exclude, false, policy(c.policy, sc.root.Name))
+	if perr != nil {
+		c.err = perr
 		return
 	}
-	g.Meter = c.meter
-	w := &walk.Walker{
-		Check: c.check,
-		Enter: c.meter.Check,
-		Meter: c.meter,
-		File: func(rel, _ string) error {
-			if !g.Match(rel) {
+	c.started = true
+	out := c.sorted(a.Sort)
+	matches := func(rel string) bool {
+		if g.Match(rel) {
+			return true
+		}
+		alt := wh.rootRel(rel)
+		return alt != rel && strings.Contains(pattern, "/") && g.Match(alt)
+	}
+	w := wh.walker()
+	w.File = func(rel, full string) error {
+		if !matches(rel) {
+			return nil
+		}
+		return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, full)
+	}
+	if a.IncludeDirs {
+		w.Dir = func(rel, full string) error {
+			if !matches(rel) {
 				return nil
 			}
-			return c.emit(&protocol.Item{Path: protocol.Data(sc.display(rel))})
-		},
-		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
+			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel) + "/")}, full)
+		}
 	}
-	c.end(sc.walk(w), w)
+	err = sc.walk(w)
+	if err == nil {
+		err = out.flush()
+	}
+	c.end(err, w)
 	if c.done.Truncated {
-		c.narrow(fmt.Sprintf("files match %q", a.Pattern), sc.label(), "narrow the pattern or the path")
+		what := "files"
+		if a.IncludeDirs {
+			what = "paths"
+		}
+		c.narrow(fmt.Sprintf("%s match %q", what, a.Pattern), sc.label(), "narrow the pattern or the path")
 	}
 }
 
@@ -73,12 +122,10 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = patternError(err)
 		return
 	}
-	filter, err := match.CompileFilter(a.Glob)
-	if err != nil {
+	if _, err := match.CompileFilter(a.Glob, false); err != nil {
 		c.err = patternError(err)
 		return
 	}
-	filter.SetMeter(c.meter)
 	mode := a.OutputMode
 	switch mode {
 	case "":
@@ -89,21 +136,26 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 			fmt.Sprintf("output_mode %q, want files_with_matches|content|count", a.OutputMode))
 		return
 	}
-	sc, ok := s.begin(c, a.MaxResults, a.Path)
+	sc, ok := s.begin(c, a.MaxResults, a.Path, grepPick(a))
 	if !ok {
 		return
 	}
-	r := &search.Reader{BeforeGrow: func() { _ = c.bw.Flush() }}
-	w := &walk.Walker{
-		Check:   c.check,
-		Enter:   c.meter.Check,
-		Meter:   c.meter,
-		Problem: func(rel string, err error) error { return c.problem(sc.display(rel), err) },
+	filter, perr := s.globArgs(a.Glob, sc, false)
+	if perr != nil {
+		c.err = perr
+		return
 	}
-	w.File = func(rel, full string) error {
-		if !filter.Match(rel) {
-			return nil
-		}
+	wh, perr := s.newWhich(c, sc, grepPick(a), filter, true, policy(c.policy, sc.root.Name))
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	c.started = true
+	r := &s.reader
+	r.BeforeGrow = func() { _ = c.bw.Flush() }
+	defer func() { r.BeforeGrow = nil }()
+	w := wh.walker()
+	search1 := func(rel, full string) error {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
 		}
@@ -155,7 +207,30 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		}
 		return emitErr
 	}
-	c.end(sc.walk(w), w)
+	if a.Sort == protocol.SortMTime {
+		// Newest first: list the files, then search them in that order.
+		var files []fileTime
+		w.File = func(rel, full string) error {
+			files = append(files, fileTime{rel: rel, full: full, mtime: mtime(full)})
+			return nil
+		}
+		err = sc.walk(w)
+		if err == nil {
+			sortNewest(files)
+			for _, f := range files {
+				if err = search1(f.rel, f.full); err != nil {
+					break
+				}
+			}
+			if errors.Is(err, walk.SkipAll) {
+				err = nil
+			}
+		}
+	} else {
+		w.File = search1
+		err = sc.walk(w)
+	}
+	c.end(err, w)
 	if c.done.Truncated {
 		what := map[string]string{protocol.ModeFiles: "files", protocol.ModeContent: "lines", protocol.ModeCount: "files"}[mode]
 		c.narrow(what+" match", sc.label(), "narrow the pattern, the path or the glob filter")

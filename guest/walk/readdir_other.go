@@ -9,20 +9,20 @@ import (
 
 // readDir lists a directory in name order; the type of each entry comes with
 // it (d_type), so there is no stat per entry.
-func (w *Walker) readDir(dir string) ([]dirent, error) {
+func (w *Walker) readDir(dir string) ([]Entry, error) {
 	entries, err := os.ReadDir(dir)
-	out := make([]dirent, 0, len(entries))
+	out := make([]Entry, 0, len(entries))
 	for _, e := range entries {
-		k := kindSpecial
+		k := TypeSpecial
 		switch t := e.Type(); {
 		case t.IsDir():
-			k = kindDir
+			k = TypeDir
 		case t.IsRegular():
-			k = kindFile
+			k = TypeFile
 		case t&fs.ModeSymlink != 0:
-			k = kindSymlink
+			k = TypeSymlink
 		}
-		out = append(out, dirent{name: e.Name(), kind: k})
+		out = append(out, Entry{Name: e.Name(), Type: k})
 	}
 	return out, err
 }

@@ -17,7 +17,7 @@ import (
 // still unknown, counted as special and never opened. It also costs fewer
 // WASI calls than os.ReadDir: one open, one fd_readdir (two for a directory
 // larger than readdirBuffer), one close.
-func (w *Walker) readDir(dir string) ([]dirent, error) {
+func (w *Walker) readDir(dir string) ([]Entry, error) {
 	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 		readdirBuf = make([]byte, readdirBuffer)
 	}
 	const header = 24 // next u64, ino u64, namlen u32, type u8, padding
-	var out []dirent
+	var out []Entry
 	var cookie uint64
 	for {
 		buf := readdirBuf
@@ -52,7 +52,7 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 			if name == "." || name == ".." {
 				continue
 			}
-			out = append(out, dirent{name: name, kind: w.kindOf(dir, name, typ)})
+			out = append(out, Entry{Name: name, Type: w.kindOf(dir, name, typ)})
 		}
 		if last {
 			break
@@ -71,21 +71,21 @@ func (w *Walker) readDir(dir string) ([]dirent, error) {
 	return out, nil
 }
 
-func (w *Walker) kindOf(dir, name string, typ uint8) kind {
+func (w *Walker) kindOf(dir, name string, typ uint8) Type {
 	switch typ {
 	case syscall.FILETYPE_DIRECTORY:
-		return kindDir
+		return TypeDir
 	case syscall.FILETYPE_REGULAR_FILE:
-		return kindFile
+		return TypeFile
 	case syscall.FILETYPE_SYMBOLIC_LINK:
-		return kindSymlink
+		return TypeSymlink
 	case syscall.FILETYPE_UNKNOWN:
 		var st syscall.Stat_t
 		if syscall.Lstat(dir+"/"+name, &st) == nil && st.Filetype != syscall.FILETYPE_UNKNOWN {
 			return w.kindOf(dir, name, st.Filetype)
 		}
 	}
-	return kindSpecial
+	return TypeSpecial
 }
 
 // readdirBuffer holds about 7,000 entries: most directories take one call.

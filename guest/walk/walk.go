@@ -39,13 +39,29 @@ type Walker struct {
 	// reading a directory can be slow (deep paths, runtimes that re-read
 	// large directories), so a deadline is looked at there too.
 	Enter func() error
+	// Listed, if set, runs once a directory's entries are read and sorted,
+	// before the first is visited, with the directory's path relative to
+	// the walk root ("" for the root) and its full path (package ignore
+	// reads the directory's ignore files here). Left runs when the walk is
+	// done with the directory. An error from Listed ends the walk.
+	Listed func(rel, full string, entries []Entry) error
+	Left   func(rel string)
+	// Skip, if set, says whether an entry is left out: rel is its path
+	// relative to the walk root. A directory left out is not entered.
+	Skip func(rel, name string, typ Type) bool
 	// File receives each regular file's path relative to the walk root
 	// ("/"-separated) and its full path. SkipAll ends the walk; any other
 	// error ends it with that error.
 	File func(rel, full string) error
+	// Dir, if set, receives each directory below the root that is not
+	// left out, before its contents, as File does files.
+	Dir func(rel, full string) error
 	// Problem receives a directory that could not be read. A non-nil
 	// return ends the walk with that error; nil goes on with the next entry.
 	Problem func(rel string, err error) error
+	// MaxDepth, if positive, bounds how deep the walk goes: 1 visits the
+	// root's entries only, 2 theirs too, and so on.
+	MaxDepth int
 	// Meter, if set, is charged for listing and sorting directories, so a
 	// directory of 100,000 entries still lets the call look at its
 	// deadline while it is sorted.
@@ -55,48 +71,48 @@ type Walker struct {
 	Files   int64 // regular files handed to File
 	Symlink int64 // symbolic links passed over
 	Special int64 // FIFOs, sockets, devices passed over
-
 }
 
-// dirent is a directory entry and what kind of file it is.
-type dirent struct {
-	name string
-	kind kind
+// Entry is a directory entry and what type of file it is.
+type Entry struct {
+	Name string
+	Type Type
 }
 
-type kind uint8
+// Type is the type of a directory entry, as the directory listing gives it.
+type Type uint8
 
 const (
-	kindFile kind = iota
-	kindDir
-	kindSymlink
-	kindSpecial // FIFO, socket, device, or a type the runtime does not know
+	TypeFile Type = iota
+	TypeDir
+	TypeSymlink
+	TypeSpecial // FIFO, socket, device, or a type the runtime does not know
 )
 
 // sortEntries sorts a directory's entries by name, charging the meter as
 // it compares (a sort cannot stop half-way; the charges keep the host calls
 // coming, and the caller sees the meter's error at the next entry).
-func (w *Walker) sortEntries(out []dirent) {
+func (w *Walker) sortEntries(out []Entry) {
 	compares := 0
-	slices.SortFunc(out, func(a, b dirent) int {
+	slices.SortFunc(out, func(a, b Entry) int {
 		if compares++; compares&1023 == 0 {
 			_ = w.Meter.Spend(1024 * 32)
 		}
-		return strings.Compare(a.name, b.name)
+		return strings.Compare(a.Name, b.Name)
 	})
 }
 
 // Walk walks the directory root. It returns nil when the walk ended, by
 // itself or by SkipAll, and the first error a callback returned otherwise.
 func (w *Walker) Walk(root string) error {
-	err := w.dir(root, "")
+	err := w.dir(root, "", 0)
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
 	return err
 }
 
-func (w *Walker) dir(full, rel string) error {
+func (w *Walker) dir(full, rel string, depth int) error {
 	if w.Enter != nil {
 		if err := w.Enter(); err != nil {
 			return err
@@ -110,39 +126,55 @@ func (w *Walker) dir(full, rel string) error {
 		}
 		// readDir returns what it read before a failure: go on with it.
 	}
+	if w.Listed != nil {
+		if err := w.Listed(rel, full, entries); err != nil {
+			return err
+		}
+		if w.Left != nil {
+			defer w.Left(rel)
+		}
+	}
 	for _, e := range entries {
 		if err := w.Check(); err != nil {
 			return err
 		}
-		name := e.name
+		name := e.Name
+		if name == ".git" { // a repository, or a worktree's .git file
+			continue
+		}
 		childRel := name
 		if rel != "" {
 			childRel = rel + "/" + name
 		}
+		if w.Skip != nil && w.Skip(childRel, name, e.Type) {
+			continue
+		}
 		childFull := full + "/" + name
-		switch e.kind {
-		case kindDir:
-			if name == ".git" {
-				continue
-			}
+		switch e.Type {
+		case TypeDir:
 			if !utf8.ValidString(name) {
 				if err := w.Problem(childRel, ErrNameNotUTF8); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := w.dir(childFull, childRel); err != nil {
-				return err
+			if w.Dir != nil {
+				if err := w.Dir(childRel, childFull); err != nil {
+					return err
+				}
 			}
-		case kindFile:
-			if name == ".git" { // a worktree's .git file
+			if w.MaxDepth > 0 && depth+1 >= w.MaxDepth {
 				continue
 			}
+			if err := w.dir(childFull, childRel, depth+1); err != nil {
+				return err
+			}
+		case TypeFile:
 			w.Files++
 			if err := w.File(childRel, childFull); err != nil {
 				return err
 			}
-		case kindSymlink:
+		case TypeSymlink:
 			w.Symlink++
 		default:
 			w.Special++

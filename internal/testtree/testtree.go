@@ -63,3 +63,19 @@ func Main(m *testing.M) int {
 	}
 	return m.Run()
 }
+
+// Tool returns the path of the program name, an oracle a test compares
+// with. Without it the test is skipped, unless ROOTBOUND_COMPARE or
+// ROOTBOUND_ALL_RUNNERS is set (as `make test` sets them, having installed
+// every oracle): then it fails.
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" || os.Getenv("ROOTBOUND_COMPARE") != "" {
+			t.Fatalf("%s is not installed (make tools installs it)", name)
+		}
+		t.Skipf("%s is not installed (make tools installs it)", name)
+	}
+	return p
+}

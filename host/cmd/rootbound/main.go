@@ -97,6 +97,15 @@ type options struct {
 	smartCase         bool
 	files, count      bool
 	globs             []string
+
+	exclude               []string
+	types, typesNot       []string
+	maxDepth              int
+	sort                  string
+	noIgnore, noHidden    bool
+	noIgnoreParent        bool
+	noIgnoreGlobal        bool
+	includeDirs, typeList bool
 }
 
 func search(tool string, args []string, stdout, stderr io.Writer) int {
@@ -107,6 +116,21 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&o.timeout, "timeout", time.Minute, "give up after this long")
 	fs.IntVar(&o.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, "skip files larger than this many MiB")
+	fs.StringArrayVarP(&o.types, "type", "t", nil, "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it")
+	fs.StringArrayVarP(&o.typesNot, "type-not", "T", nil, "leave out files of this type; repeat it")
+	fs.BoolVar(&o.typeList, "type-list", false, "list the file types and their globs, and exit")
+	fs.IntVarP(&o.maxDepth, "max-depth", "d", 0, "look at most this deep below PATH (1: its own entries)")
+	fs.StringVar(&o.sort, "sort", "path", "order: path (directory order) or mtime (newest first)")
+	fs.BoolVar(&o.noIgnore, "no-ignore", false, "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes")
+	fs.BoolVar(&o.noIgnoreParent, "no-ignore-parent", false, "do not apply ignore files of the directories above PATH")
+	fs.BoolVar(&o.noIgnoreGlobal, "no-ignore-global", false, "do not apply the global excludes (git's core.excludesFile)")
+	fs.BoolVar(&o.noHidden, "no-hidden", false, "leave out hidden files and directories (by default they are searched)")
+	fs.BoolP("hidden", "H", true, "search hidden files and directories (the default; accepted for rg and fd compatibility)")
+	if tool == "glob" {
+		fs.StringArrayVarP(&o.exclude, "exclude", "E", nil, "leave out what this glob matches, a directory with all it holds; repeat it")
+		fs.BoolVarP(&o.ignoreCase, "ignore-case", "i", false, "match the pattern without regard to case")
+		fs.BoolVar(&o.includeDirs, "include-dirs", false, "list matching directories too (with a trailing /)")
+	}
 	if tool == "grep" {
 		fs.BoolVarP(&o.fixed, "fixed-strings", "F", false, "the pattern is a literal string, not a regular expression")
 		fs.BoolVarP(&o.ignoreCase, "ignore-case", "i", false, "ignore case")
@@ -122,6 +146,12 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if o.typeList {
+		for _, name := range host.TypeNames() {
+			fmt.Fprintf(stdout, "%s: %s\n", name, strings.Join(host.TypeGlobs(name), ", "))
+		}
+		return 0
 	}
 	pos := fs.Args()
 	if len(pos) < 1 || len(pos) > 2 {
@@ -142,8 +172,23 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	maxSize := int64(o.maxSizeMiB) << 20
-	r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/workspace", root).WithTimeout(o.timeout).
-		WithMaxFileSize(maxSize).WithInstances(1))
+	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(o.timeout).WithMaxFileSize(maxSize).WithInstances(1)
+	if !o.noIgnore {
+		outside, err := host.OutsideIgnoreRules(root)
+		if err != nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			return 2
+		}
+		var keep []host.IgnoreRules
+		for _, r := range outside {
+			if r.Kind == "global" && o.noIgnoreGlobal || r.Kind != "global" && o.noIgnoreParent {
+				continue
+			}
+			keep = append(keep, r)
+		}
+		cfg = cfg.WithRootPolicy("/workspace", host.RootPolicy{Ignore: keep})
+	}
+	r, err := host.NewRunner(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
@@ -153,8 +198,14 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rootbound: warning:", w)
 	}
 
-	glob := host.GlobArgs{Pattern: pos[0], Path: file, MaxResults: o.max}
-	grep := host.GrepArgs{Pattern: pos[0], Path: file, Literal: o.fixed, Glob: o.globs, MaxResults: o.max, OutputMode: host.ModeContent}
+	var hidden *bool
+	if o.noHidden {
+		hidden = new(bool)
+	}
+	glob := host.GlobArgs{Pattern: pos[0], Path: file, MaxResults: o.max, Exclude: o.exclude, CaseInsensitive: o.ignoreCase,
+		IncludeDirs: o.includeDirs, Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden}
+	grep := host.GrepArgs{Pattern: pos[0], Path: file, Literal: o.fixed, Glob: o.globs, MaxResults: o.max, OutputMode: host.ModeContent,
+		Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden}
 	switch {
 	case o.files:
 		grep.OutputMode = host.ModeFiles
@@ -305,8 +356,18 @@ func (p *printer) finish(stderr io.Writer, res *host.Result, maxSizeMiB int) {
 	for _, pr := range res.Problems {
 		fmt.Fprintf(stderr, "rootbound: %s: %s\n", escape.Path(p.prefix+string(pr.Path)), pr.Message)
 	}
-	if n := res.Done.Skipped.TooLarge; n > 0 {
+	d := res.Done
+	if n := d.Skipped.TooLarge; n > 0 {
 		fmt.Fprintf(stderr, "rootbound: %d %s over %d MiB not searched (--max-filesize raises the cap)\n", n, plural(n, "file", "files"), maxSizeMiB)
+	}
+	if n := d.Skipped.Ignored; n > 0 {
+		fmt.Fprintf(stderr, "rootbound: %d %s left out by ignore files (--no-ignore includes them)\n", n, plural(n, "path", "paths"))
+	}
+	if n := d.Skipped.Hidden; n > 0 {
+		fmt.Fprintf(stderr, "rootbound: %d hidden %s left out\n", n, plural(n, "path", "paths"))
+	}
+	if d.IgnoredBy != "" {
+		fmt.Fprintf(stderr, "rootbound: %s is ignored (%s), searched because it was named\n", escape.Path(strings.TrimSuffix(p.prefix, "/")), escape.Line(d.IgnoredBy))
 	}
 	if res.Done.Truncated {
 		fmt.Fprintf(stderr, "rootbound: truncated at %d results: %s\n", res.Done.Results, res.Done.Narrow)
