@@ -54,6 +54,27 @@ func boundsTree(t *testing.T) string {
 		spec[fmt.Sprintf("names/%s%02d.txt", strings.Repeat("a", 200), i)] = "x\n"
 	}
 	spec["names/zz"] = "x\n"
+	// Ignore files a stranger wrote: 19,000 rules with wildcards, none of
+	// which matches, over 1,000 files with long names (each file meets
+	// every rule); below them a file of 600,000 rules (8 MiB), which would
+	// take the rules that apply at once past their bound; and one of
+	// 100,000 names, which cost no matcher each.
+	var wild, bomb, names strings.Builder
+	for i := 0; i < 19_000; i++ {
+		fmt.Fprintf(&wild, "*%d*a*b*[0-9]?x\n", i)
+	}
+	for wild.Len()+bomb.Len() < 8<<20 {
+		fmt.Fprintf(&bomb, "*%d?*\n", bomb.Len())
+	}
+	for i := 0; i < 100_000; i++ {
+		fmt.Fprintf(&names, "name%d\n", i)
+	}
+	spec["rules/.gitignore"] = wild.String()
+	spec["rules/deeper/.gitignore"] = bomb.String()
+	spec["rules/deeper/names/.ignore"] = names.String()
+	for i := 0; i < 1000; i++ {
+		spec[fmt.Sprintf("rules/deeper/names/%s%04d.txt", strings.Repeat("b", 200), i)] = "x\n"
+	}
 	testtree.Write(t, root, spec)
 	rng := rand.New(rand.NewPCG(1, 2))
 	write := func(name string, size int, fill func(b []byte)) {
@@ -138,6 +159,8 @@ func boundCases() []hostileCall {
 		regex("regex a[^b]*c (quadratic when a match may cross lines)", `a[^b]*c`, protocol.ModeContent, false),
 		regex("regex -i ΣΊΣΥΦΟΣ over 7 MiB", `ΣΊΣΥΦΟΣ`, protocol.ModeCount, true),
 		regex("regex TODO|FIXME (no single literal)", `TODO|FIXME`, protocol.ModeCount, false),
+		{name: "glob under ignore files of 19,000, 600,000 and 100,000 rules", deadline: time.Second,
+			call: call{glob: &GlobArgs{Pattern: "*", Path: "rules", MaxResults: 1000}}},
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // Result is the answer to one call: the results and problems in the order
 // the module found them, and how it ended.
 type Result struct {
-	Tool     string // "glob" or "grep"
+	Tool string // "glob" or "grep"
 	// hides: the search path's root hides hidden files (for Text).
 	hides    bool
 	Pattern  string // the call's pattern and path, for messages

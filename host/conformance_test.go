@@ -378,10 +378,11 @@ func TestConformance(t *testing.T) {
 	cases := loadCases(t)
 	type cell struct{ ok, skipped, unsupported bool }
 	results := map[string]map[string]cell{}
-	rgAgrees := map[string]string{}
+	rgAgrees, fdAgrees := map[string]string{}, map[string]string{}
+	_, fdErr := exec.LookPath("fdfind")
 	_, rgErr := exec.LookPath("rg")
-	if rgErr != nil && (os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" || os.Getenv("ROOTBOUND_COMPARE") != "") {
-		t.Errorf("rg is not installed (make tools): the answers cannot be checked")
+	if (rgErr != nil || fdErr != nil) && (os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" || os.Getenv("ROOTBOUND_COMPARE") != "") {
+		t.Errorf("rg or fd is not installed (make tools): the answers cannot be checked")
 	}
 	for _, c := range cases {
 		results[c.name] = map[string]cell{}
@@ -403,7 +404,10 @@ func TestConformance(t *testing.T) {
 				t.Fatalf("%v (run with -update-conformance)", err)
 			}
 			if rgErr == nil {
-				rgAgrees[c.name] = oracleSummary(t, oracleCheck(c.requests, want, roots, len(c.InvalidUTF8Names) > 0))
+				rgAgrees[c.name] = oracleSummary(t, "rg", oracleCheck(c.requests, want, roots, len(c.InvalidUTF8Names) > 0))
+			}
+			if fdErr == nil {
+				fdAgrees[c.name] = oracleSummary(t, "fd", fdCheck(c.requests, want, roots))
 			}
 			for _, r := range conformanceRunners {
 				if why := r.skip(); why != "" {
@@ -430,12 +434,12 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
-	// The summary: runners × cases, and whether rg agrees.
-	fmt.Printf("\n| case | %s | rg agrees |\n|---|", strings.Join(runnerNames(), " | "))
+	// The summary: runners × cases, and whether rg and fd agree.
+	fmt.Printf("\n| case | %s | rg agrees | fd agrees |\n|---|", strings.Join(runnerNames(), " | "))
 	for range conformanceRunners {
 		fmt.Print("---|")
 	}
-	fmt.Println("---|")
+	fmt.Println("---|---|")
 	for _, c := range cases {
 		if len(results[c.name]) == 0 { // filtered out by -run
 			continue
@@ -453,26 +457,28 @@ func TestConformance(t *testing.T) {
 				fmt.Print(" DIFFERS |")
 			}
 		}
-		agrees := rgAgrees[c.name]
-		if agrees == "" {
-			agrees = "not run"
+		for _, agrees := range []string{rgAgrees[c.name], fdAgrees[c.name]} {
+			if agrees == "" {
+				agrees = "not run"
+			}
+			fmt.Printf(" %s |", agrees)
 		}
-		fmt.Printf(" %s |\n", agrees)
+		fmt.Println()
 	}
 }
 
 // oracleSummary reports the verdicts of rg on a case's requests: the
 // requests it disagrees on fail the test; those it cannot express are
 // listed with why.
-func oracleSummary(t *testing.T, vs []oracleVerdict) string {
+func oracleSummary(t *testing.T, oracle string, vs []oracleVerdict) string {
 	agree, na := 0, 0
 	for _, v := range vs {
 		switch {
 		case v.na != "":
 			na++
-			t.Logf("rg: %s: not comparable: %s", v.id, v.na)
+			t.Logf("%s: %s: not comparable: %s", oracle, v.id, v.na)
 		case v.diff != "":
-			t.Errorf("rg disagrees on %s: %s", v.id, v.diff)
+			t.Errorf("%s disagrees on %s: %s", oracle, v.id, v.diff)
 		default:
 			agree++
 		}

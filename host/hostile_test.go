@@ -98,27 +98,31 @@ func buildTree(t *testing.T) *hostileTree {
 	base := t.TempDir()
 	h := &hostileTree{root: filepath.Join(base, "root"), outside: filepath.Join(base, "outside"), skip: map[string]string{}}
 	testtree.Write(t, base, map[string]string{
-		"outside/secret.txt":    outsideMarker + "\n",
-		"outside/dir/inner.txt": outsideMarker + "\n",
-		"outside/hard.txt":      "HARDLINKED " + needle + "\n",
-		"root/sanity.txt":       "sane\n",
-		"root/links/ok.txt":     needle + "\n",
-		"root/links/abs-file":   "->" + filepath.Join(base, "outside/secret.txt"),
-		"root/links/abs-dir":    "->" + filepath.Join(base, "outside/dir"),
-		"root/links/rel-file":   "->../../outside/secret.txt",
-		"root/links/rel-dir":    "->../../outside",
-		"root/links/chain-a":    "->chain-b",
-		"root/links/chain-b":    "->../../outside",
-		"root/links/loop-a":     "->loop-b",
-		"root/links/loop-b":     "->loop-a",
-		"root/links/self":       "->self",
-		"root/links/dangling":   "->nowhere",
-		"root/links/to-root":    "->/",
-		"root/links/sub/up":     "->../../..",
-		"root/special/ok.txt":   needle + "\n",
-		"root/sparse/ok.txt":    needle + "\n",
-		"root/names/plain.txt":  needle + "\n",
-		"root/churn/keep.txt":   needle + "\n",
+		"outside/secret.txt":       outsideMarker + "\n",
+		"outside/dir/inner.txt":    outsideMarker + "\n",
+		"outside/hard.txt":         "HARDLINKED " + needle + "\n",
+		"root/sanity.txt":          "sane\n",
+		"root/links/ok.txt":        needle + "\n",
+		"root/links/abs-file":      "->" + filepath.Join(base, "outside/secret.txt"),
+		"root/links/abs-dir":       "->" + filepath.Join(base, "outside/dir"),
+		"root/links/rel-file":      "->../../outside/secret.txt",
+		"root/links/rel-dir":       "->../../outside",
+		"root/links/chain-a":       "->chain-b",
+		"root/links/chain-b":       "->../../outside",
+		"root/links/loop-a":        "->loop-b",
+		"root/links/loop-b":        "->loop-a",
+		"root/links/self":          "->self",
+		"root/links/dangling":      "->nowhere",
+		"root/links/to-root":       "->/",
+		"root/links/sub/up":        "->../../..",
+		"root/special/ok.txt":      needle + "\n",
+		"root/sparse/ok.txt":       needle + "\n",
+		"root/names/plain.txt":     needle + "\n",
+		"root/churn/keep.txt":      needle + "\n",
+		"outside/rules":            "*.txt\n",
+		"root/ignores/ok.txt":      needle + "\n",
+		"root/ignores/.gitignore":  "->../../outside/rules",
+		"root/ignores/.rgignore/x": "*.txt\n",
 	})
 	dir := func(p string) string { return filepath.Join(h.root, p) }
 
@@ -126,6 +130,11 @@ func buildTree(t *testing.T) *hostileTree {
 		h.skip["hard link"] = "link: " + err.Error()
 	}
 	if err := syscall.Mkfifo(dir("special/fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Ignore files that are not files: a link out (whose rules would leave
+	// ok.txt out), a FIFO (reading it would block), a directory.
+	if err := syscall.Mkfifo(dir("ignores/.ignore"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// A socket's path must fit in 108 bytes: bind it from inside the
@@ -455,6 +464,11 @@ func TestHostileTrees(t *testing.T) {
 					"items ", o.items, ", special ", o.skipped.Special)
 			}},
 		{name: "FIFO as the search root", call: grep(needle, "special/fifo", protocol.ModeFiles), check: refused},
+		{name: "ignore files that are a link out, a FIFO and a directory", call: grep(needle, "ignores", protocol.ModeFiles),
+			check: func(o outcome) (string, bool) {
+				return holds(o.code == "" && len(o.items) == 1 && o.skipped.Ignored == 0,
+					"complete; none of them read; ok.txt found", "error ", o.code, ", items ", o.items, ", ignored ", o.skipped.Ignored)
+			}},
 		{name: "2,000 directories deep", known: map[string]string{"node": nodeDeep}, call: glob("deep.txt", "deep", 10),
 			check: func(o outcome) (string, bool) {
 				return holds(o.code == "", fmt.Sprintf("complete, %d found", len(o.items)), "error ", o.code)

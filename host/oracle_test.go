@@ -5,10 +5,13 @@ package host
 // answer's results must be rg's. The goldens are written by the native
 // runner, so without this the suite would prove only that the hosts agree.
 //
-// rg runs as `rg --no-config -uu -g '!.git'` (no ignore files, hidden files
-// searched, .git never), in the search root itself so that globs are
-// relative to it as ours are, with --max-filesize at our cap and --null so
-// that any byte of a name survives. Files to list (glob) are `rg --files
+// rg runs as `rg --no-config --hidden --no-require-git --no-ignore-global
+// -g '!.git'` (ignore files as ours, whether or not in a repository; hidden
+// files searched; .git never), with --no-ignore, --max-depth, -t, -T and
+// the globs the request has, in the search root itself so that globs are
+// relative to it as ours are (rg reads the ignore files of the directories
+// above it, as we do), with --max-filesize at our cap and --null so that
+// any byte of a name survives. Files to list (glob) are `rg --files
 // -g PATTERN`: rg's globs, like ours, match a name at any depth without a
 // "/" and the path below the search root with one. Results are compared as
 // sorted lists: content as path:N:text (path:N where we cut a long line to
@@ -21,9 +24,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,8 +72,11 @@ func answers(golden []byte) map[string]*answer {
 	return out
 }
 
-// oracleCheck holds each request of a case to rg.
-func oracleCheck(requests, golden []byte, roots []server.Root, notUTF8 bool) []oracleVerdict {
+// eachRequest runs check on each request of a case with its golden
+// answer. What no oracle can compare is marked before check runs: a line
+// that is not a request, an answer that is missing, an error, truncated (no
+// oracle bounds its results), or under a root's policy.
+func eachRequest(requests, golden []byte, check func(req protocol.Request, a *answer) (na, diff string)) []oracleVerdict {
 	got := answers(golden)
 	var verdicts []oracleVerdict
 	for _, l := range bytes.Split(requests, []byte("\n")) {
@@ -81,29 +89,64 @@ func oracleCheck(requests, golden []byte, roots []server.Root, notUTF8 bool) []o
 			continue
 		}
 		v := oracleVerdict{id: req.ID}
-		a := got[req.ID]
-		switch {
+		switch a := got[req.ID]; {
 		case a == nil || a.done == nil:
 			v.na = "no answer"
 		case a.done.Status != protocol.StatusComplete:
 			v.na = "an error, or ended early"
 		case a.done.Truncated:
-			v.na = "truncated (rg has no bound on results)"
-		case notUTF8 && req.Grep != nil:
-			v.na = "names that are not UTF-8 (rg reads such files; no WASI host can)"
-		}
-		if v.na == "" {
-			ours, theirs, err := oracleRun(req, a, roots)
-			switch {
-			case err != nil:
-				v.diff = err.Error()
-			case !slices.Equal(ours, theirs):
-				v.diff = fmt.Sprintf("ours %q, rg %q", ours, theirs)
-			}
+			v.na = "truncated (no oracle bounds its results)"
+		case len(req.Policy) > 0:
+			v.na = "a root's policy (no oracle has a deny list, a hidden policy or rules from a host)"
+		default:
+			v.na, v.diff = check(req, a)
 		}
 		verdicts = append(verdicts, v)
 	}
 	return verdicts
+}
+
+// oracleCheck holds each request of a case to rg.
+func oracleCheck(requests, golden []byte, roots []server.Root, notUTF8 bool) []oracleVerdict {
+	return eachRequest(requests, golden, func(req protocol.Request, a *answer) (string, string) {
+		switch {
+		case notUTF8 && req.Grep != nil:
+			return "names that are not UTF-8 (rg reads such files; no WASI host can)", ""
+		case req.Glob != nil && req.Glob.IncludeDirs:
+			return "directories in the results (rg --files lists files)", ""
+		case asShown(req):
+			return "a pattern written as results show paths (rg's globs are relative to the search path)", ""
+		}
+		ours, theirs, err := oracleRun(req, a, roots)
+		switch {
+		case err != nil:
+			return "", err.Error()
+		case !slices.Equal(ours, theirs):
+			return "", fmt.Sprintf("ours %q, rg %q", ours, theirs)
+		}
+		return "", ""
+	})
+}
+
+// asShown reports whether a request writes a glob as results show paths:
+// "./x", under the root's name, with a trailing "/", or starting with the
+// search path.
+func asShown(req protocol.Request) bool {
+	var globs []string
+	p := ""
+	if req.Glob != nil {
+		globs, p = append([]string{req.Glob.Pattern}, req.Glob.Exclude...), req.Glob.Path
+	} else {
+		globs, p = req.Grep.Glob, req.Grep.Path
+	}
+	for _, g := range globs {
+		g = strings.TrimPrefix(g, "!")
+		if strings.HasPrefix(g, "./") || strings.HasPrefix(g, "/workspace") || strings.HasSuffix(g, "/") ||
+			p != "" && strings.HasPrefix(g, strings.Trim(p, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // oracleRun runs req with rg and returns both answers, normalised.
@@ -140,10 +183,54 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 			display += d + "/"
 		}
 	}
-	args := []string{"--no-config", "-uu", "--null"}
-	mode := ""
+	args := []string{"--no-config", "--no-require-git", "--no-ignore-global", "--null"}
+	var types, typesNot []string
+	var hidden *bool
 	if req.Glob != nil {
-		args = append(args, "--files", "-g", req.Glob.Pattern, "-g", "!.git")
+		g := req.Glob
+		types, typesNot, hidden = g.Type, g.TypeNot, g.Hidden
+		if g.NoIgnore {
+			args = append(args, "--no-ignore")
+		}
+		if g.MaxDepth > 0 {
+			args = append(args, "--max-depth", strconv.Itoa(g.MaxDepth))
+		}
+		if g.CaseInsensitive {
+			args = append(args, "--glob-case-insensitive")
+		}
+	} else {
+		g := req.Grep
+		types, typesNot, hidden = g.Type, g.TypeNot, g.Hidden
+		if g.NoIgnore {
+			args = append(args, "--no-ignore")
+		}
+		if g.MaxDepth > 0 {
+			args = append(args, "--max-depth", strconv.Itoa(g.MaxDepth))
+		}
+	}
+	if hidden == nil || *hidden {
+		args = append(args, "--hidden")
+	}
+	for _, t := range types {
+		args = append(args, "-t", t)
+	}
+	for _, t := range typesNot {
+		args = append(args, "-T", t)
+	}
+	mode := ""
+	// patternArgs, for glob: rg's -g takes a file in over ignore files, so
+	// the files a glob lists are those rg lists with ignore files and no
+	// -g, that it also lists with -g PATTERN and no ignore files.
+	var patternArgs []string
+	if req.Glob != nil {
+		args = append(args, "--files", "-g", "!.git")
+		for _, e := range req.Glob.Exclude {
+			args = append(args, "-g", "!"+strings.TrimPrefix(e, "!"))
+		}
+		patternArgs = []string{"--no-config", "--no-ignore", "--hidden", "--null", "--files", "-g", req.Glob.Pattern, "-g", "!.git"}
+		if req.Glob.CaseInsensitive {
+			patternArgs = append(patternArgs, "--glob-case-insensitive")
+		}
 	} else {
 		g := req.Grep
 		mode = g.OutputMode
@@ -180,9 +267,6 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		}
 		args = append(args, "-e", g.Pattern)
 	}
-	if arg != "" {
-		args = append(args, "--", arg)
-	}
 	// An entry is a path and, for content and count, what follows it.
 	type entry struct{ path, rest string }
 	var mine, rgs []entry
@@ -198,29 +282,46 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		}
 		mine = append(mine, e)
 	}
-	cmd := exec.Command("rg", args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() == 2 && len(out) == 0) {
-		return nil, nil, fmt.Errorf("rg %q: %v", args, err)
-	}
-	// rg writes: path NUL, then for content "N:text\n", for count "N\n".
-	for len(out) > 0 {
-		i := bytes.IndexByte(out, 0)
-		if i < 0 {
-			return nil, nil, fmt.Errorf("rg output without a NUL: %q", out)
+	runRg := func(args []string) ([]entry, error) {
+		if arg != "" {
+			args = append(args, "--", arg)
 		}
-		e := entry{path: display + string(out[:i])}
-		out = out[i+1:]
-		if mode == protocol.ModeContent || mode == protocol.ModeCount {
-			j := bytes.IndexByte(out, '\n')
-			if j < 0 {
-				j = len(out)
+		cmd := exec.Command("rg", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() == 2 && len(out) == 0 && !strings.Contains(string(ee.Stderr), "No files were searched")) {
+			return nil, fmt.Errorf("rg %q: %v", args, err)
+		}
+		// rg writes: path NUL, then for content "N:text\n", for count "N\n".
+		var es []entry
+		for len(out) > 0 {
+			i := bytes.IndexByte(out, 0)
+			if i < 0 {
+				return nil, fmt.Errorf("rg output without a NUL: %q", out)
 			}
-			e.rest = string(out[:j])
-			out = out[min(j+1, len(out)):]
+			e := entry{path: display + string(out[:i])}
+			out = out[i+1:]
+			if mode == protocol.ModeContent || mode == protocol.ModeCount {
+				j := bytes.IndexByte(out, '\n')
+				if j < 0 {
+					j = len(out)
+				}
+				e.rest = string(out[:j])
+				out = out[min(j+1, len(out)):]
+			}
+			es = append(es, e)
 		}
-		rgs = append(rgs, e)
+		return es, nil
+	}
+	if rgs, err = runRg(args); err != nil {
+		return nil, nil, err
+	}
+	if patternArgs != nil {
+		matching, err := runRg(patternArgs)
+		if err != nil {
+			return nil, nil, err
+		}
+		rgs = slices.DeleteFunc(rgs, func(e entry) bool { return !slices.Contains(matching, e) })
 	}
 	flat := func(es []entry) []string {
 		var s []string
@@ -241,4 +342,101 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		return s
 	}
 	return flat(mine), flat(rgs), nil
+}
+
+// fdCheck holds each glob request of a case to fd, where fd can say the
+// same: `fdfind --hidden --glob -s PATTERN --type f -E .git`, with -I,
+// --max-depth, -E, -i and --type d as the request asks, run in the search
+// root. fd lists what glob lists for a pattern without "/" (fd matches
+// those against base names, as we do); it reads .gitignore only in a git
+// repository (fd 8.6 has no --no-require-git) and never reads .rgignore,
+// and it has no file types.
+func fdCheck(requests, golden []byte, roots []server.Root) []oracleVerdict {
+	return eachRequest(requests, golden, func(req protocol.Request, a *answer) (string, string) {
+		g := req.Glob
+		switch {
+		case g == nil:
+			return "grep (fd does not search contents)", ""
+		case strings.Contains(g.Pattern, "/") || len(g.Type)+len(g.TypeNot) > 0:
+			return "a path pattern or file types (fd has neither)", ""
+		case strings.HasPrefix(g.Path, "/") && !strings.HasPrefix(g.Path, roots[0].Name):
+			return "another root", ""
+		}
+		dir, rel := roots[0].Dir, strings.TrimPrefix(path.Clean("/"+strings.TrimPrefix(g.Path, roots[0].Name)), "/")
+		if rel != "" {
+			dir += "/" + rel
+		}
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			return "a single file", ""
+		} else if why := fdBlind(roots[0].Dir); why != "" && !g.NoIgnore {
+			return why, ""
+		}
+		args := []string{"--hidden", "--glob", "-E", ".git", "--type", "f", "--color", "never", "-0"}
+		if g.Hidden != nil && !*g.Hidden {
+			args[0] = "--no-hidden"
+		}
+		if g.IncludeDirs {
+			args = append(args, "--type", "d")
+		}
+		if g.NoIgnore {
+			args = append(args, "--no-ignore")
+		}
+		if g.MaxDepth > 0 {
+			args = append(args, "--max-depth", strconv.Itoa(g.MaxDepth))
+		}
+		for _, e := range g.Exclude {
+			args = append(args, "-E", strings.TrimPrefix(e, "!"))
+		}
+		if g.CaseInsensitive {
+			args = append(args, "-i")
+		} else {
+			args = append(args, "-s")
+		}
+		args = append(args, "--", g.Pattern)
+		cmd := exec.Command("fdfind", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir) // no global ignore file
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Sprintf("fd %q: %v", args, err)
+		}
+		prefix := ""
+		if rel != "" {
+			prefix = rel + "/"
+		}
+		var theirs, ours []string
+		for _, p := range strings.Split(string(out), "\x00") {
+			if p != "" {
+				theirs = append(theirs, prefix+strings.TrimPrefix(p, "./"))
+			}
+		}
+		for _, it := range a.items {
+			ours = append(ours, string(it.Path))
+		}
+		slices.Sort(theirs)
+		slices.Sort(ours)
+		if !slices.Equal(ours, theirs) {
+			return "", fmt.Sprintf("ours %q, fd %q", ours, theirs)
+		}
+		return "", ""
+	})
+}
+
+// fdBlind says why fd would not see a tree's ignore files as we do: a
+// .gitignore outside a git repository, or a .rgignore.
+func fdBlind(root string) string {
+	_, err := os.Lstat(root + "/.git")
+	repo := err == nil
+	why := ""
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+		case d.Name() == ".rgignore":
+			why = "a .rgignore (fd does not read it)"
+		case d.Name() == ".gitignore" && !repo:
+			why = "a .gitignore outside a repository (fd 8.6 has no --no-require-git)"
+		}
+		return nil
+	})
+	return why
 }

@@ -85,7 +85,7 @@ func (r *Result) leftOut() []string {
 	s := r.Done.Skipped
 	var out []string
 	if n := s.Ignored; n > 0 {
-		out = append(out, fmt.Sprintf("%s by ignore files (.gitignore, .ignore, .rgignore, .git/info/exclude); pass no_ignore: true to include them",
+		out = append(out, fmt.Sprintf("%s matched by ignore files (.gitignore, .ignore, .rgignore, .git/info/exclude); pass no_ignore: true to include them",
 			plural64(n, "1 path", "paths")))
 	}
 	if n := s.Hidden; n > 0 {

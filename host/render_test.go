@@ -24,8 +24,16 @@ func TestText(t *testing.T) {
 		"x\nsrc/main.go:1:fake": "TODO forged\n",
 		"esc\x1b[31m.txt":       "TODO \x1b[2J clear\n",
 		"link":                  "->a.go",
+		".gitignore":            "build/\n*.log\n",
+		"build/out.go":          "TODO built\n",
+		"x.log":                 "TODO log\n",
+		".hidden/h.go":          "TODO hidden\n",
+		"key.pem":               "TODO key\n",
 	})
 	r := newRunner(t, host.NewConfig().WithRoot("/workspace", dir))
+	hiding := newRunner(t, host.NewConfig().WithRoot("/workspace", dir).
+		WithRootPolicy("/workspace", host.RootPolicy{HideHidden: true, Deny: []string{"*.pem"}}))
+	no := false
 	ctx := context.Background()
 	calls := []struct {
 		name string
@@ -42,6 +50,10 @@ func TestText(t *testing.T) {
 		{"grep_count", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", OutputMode: "count"}) }},
 		{"grep_none", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "FIXME", Path: "."}) }},
 		{"grep_outside", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "x", Path: "../.."}) }},
+		{"glob_left_out", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "*.go", Hidden: &no}) }},
+		{"glob_none_left_out", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "*.log"}) }},
+		{"grep_policy", func() (*host.Result, error) { return hiding.Grep(ctx, host.GrepArgs{Pattern: "TODO"}) }},
+		{"grep_named_ignored", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", Path: "build"}) }},
 	}
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {

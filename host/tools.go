@@ -188,9 +188,9 @@ const grepDescription = `Search file contents with a regular expression (RE2 syn
 
 // Schema pieces glob and grep share.
 const (
-	stringsSchema  = `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": %q}`
-	pathSchema     = `"path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."}`
-	whichSchema    = `"type": ` + `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Only files of these types, ripgrep's names: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."},
+	stringsSchema = `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": %q}`
+	pathSchema    = `"path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."}`
+	whichSchema   = `"type": ` + `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Only files of these types, ripgrep's names: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."},
     "type_not": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Leave out files of these types."},
     "sort": {"type": "string", "enum": ["path", "mtime"], "description": "path (default: directory order) or mtime (newest first)."},
     "max_depth": {"type": "integer", "minimum": 1, "description": "Look at most this deep below the search path (1: its own entries)."},

@@ -6,11 +6,10 @@
 //
 //   node examples/component/run.mjs NAME=DIR [NAME=DIR ...] < requests.jsonl
 //
-// It speaks the JSON-lines protocol on stdin and stdout, as the module does,
-// for one request: an instance that blocks on stdin and then serves a second
-// request dies with "Maximum call stack size exceeded" inside Go's runtime
-// (seen with jco 1.35.0 and preview2-shim 0.26.1), so send one request per
-// process.
+// It speaks the JSON-lines protocol on stdin and stdout, as the module does.
+// The core module's initial memory is raised before it is wrapped
+// (memory.mjs): with Go's own, the adapter's state lay where Go's heap grows,
+// and the instance died at its first large buffer or its second request.
 // The shim resolves paths with Node's fs, so it confines no better than
 // node:wasi does (see examples/node/rootbound.mjs): this runner is here to
 // show the component speaks the same protocol, byte for byte; use the wazero

@@ -35,6 +35,9 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"grep", "-F", "func (c *Conn) Close", dir},
 		{"glob", "*_test.go", dir},
 		{"glob", "nothing-matches-this", dir},
+		{"glob", "-t", "go", "-T", "md", "-E", "testdata", "-d", "2", "*", dir},
+		{"glob", "--include-dirs", "-i", "HTTP*", dir},
+		{"grep", "-l", "-g", "*.go", "-g", "!*_test.go", "--no-hidden", "--no-ignore", "Dial", dir},
 	} {
 		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
 			node := exec.Command("node", append([]string{"rootbound.mjs"}, args...)...)

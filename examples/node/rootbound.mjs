@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // rootbound on Node.js: the same module as the Go host, run by node:wasi.
 //
-//   node examples/node/rootbound.mjs glob [--timeout 60s] PATTERN [DIR]
-//   node examples/node/rootbound.mjs grep [-l|-c] [-i|-S] [-F] [-g GLOB] PATTERN [DIR]
+//   node examples/node/rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR]
+//   node examples/node/rootbound.mjs grep [-l|-c] [-i|-S] [-F] [-g GLOB] [WHICH] PATTERN [DIR]
 //   node examples/node/rootbound.mjs serve [--timeout 20s] --root NAME=DIR [--root NAME=DIR ...]
 //
-// glob and grep print what `rootbound glob` and `rootbound grep` print; serve
+// WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore]
+// [--no-hidden] [--max-results N] [--timeout 60s]. glob and grep print what
+// `rootbound glob` and `rootbound grep` print (this host does not read the
+// ignore files of the directories above DIR, as the Go command does); serve
 // speaks the JSON-lines protocol on stdin and stdout.
 //
 // Deadlines: the module runs in a worker thread. The host reads request
@@ -425,7 +428,8 @@ function parseDuration(s) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
-  process.stderr.write('usage: rootbound.mjs glob PATTERN [DIR] | grep [-l|-c] [-i|-S] [-F] [-g GLOB] PATTERN [DIR] | serve --root NAME=DIR ...\n');
+  process.stderr.write('usage: rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR] | grep [-l|-c] [-i|-S] [-F] [-g GLOB] [WHICH] PATTERN [DIR] | serve --root NAME=DIR ...\n' +
+    'WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore] [--no-hidden] [--max-results N] [--timeout 60s]\n');
   process.exit(2);
 }
 
@@ -451,7 +455,16 @@ async function search(tool, argv) {
     else if (tool === 'grep' && a === '-i') req.case = 'insensitive';
     else if (tool === 'grep' && a === '-S') req.case = 'smart';
     else if (tool === 'grep' && a === '-F') req.literal = true;
-    else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && a === '-g') req.glob = argv[++i];
+    else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && a === '-g') (req.glob ??= []).push(argv[++i]);
+    else if (tool === 'glob' && (a === '-E' || a === '--exclude')) (req.exclude ??= []).push(argv[++i]);
+    else if (tool === 'glob' && a === '-i') req.case_insensitive = true;
+    else if (tool === 'glob' && a === '--include-dirs') req.include_dirs = true;
+    else if (a === '-t' || a === '--type') (req.type ??= []).push(argv[++i]);
+    else if (a === '-T' || a === '--type-not') (req.type_not ??= []).push(argv[++i]);
+    else if (a === '-d' || a === '--max-depth') req.max_depth = Number(argv[++i]);
+    else if (a === '--sort') req.sort = argv[++i];
+    else if (a === '--no-ignore') req.no_ignore = true;
+    else if (a === '--no-hidden') req.hidden = false;
     else if (a === '--max-results') req.max_results = Number(argv[++i]);
     else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
@@ -486,6 +499,9 @@ async function search(tool, argv) {
     } else if (l.done) {
       const tooLarge = l.done.skipped?.too_large ?? 0;
       if (tooLarge) process.stderr.write(`rootbound: ${tooLarge} ${tooLarge === 1 ? 'file' : 'files'} over the size cap not searched\n`);
+      const ignored = l.done.skipped?.ignored ?? 0, hidden = l.done.skipped?.hidden ?? 0;
+      if (ignored) process.stderr.write(`rootbound: ${ignored} ${ignored === 1 ? 'path' : 'paths'} left out by ignore files (--no-ignore includes them)\n`);
+      if (hidden) process.stderr.write(`rootbound: ${hidden} hidden ${hidden === 1 ? 'path' : 'paths'} left out\n`);
       if (l.done.skipped?.unreadable) failed = true; // as rg: a file that could not be read is exit 2
       if (l.done.truncated) process.stderr.write(`rootbound: truncated at ${l.done.results} results: ${l.done.narrow}\n`);
       if (l.done.error) {

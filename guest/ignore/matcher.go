@@ -40,6 +40,7 @@ var KindNames = [...]string{
 // root itself, "src/main.go").
 type Matcher struct {
 	levels []level
+	wild   int // Wild rules of all levels
 	// Meter, if set, is charged for matching.
 	Meter *meter.Meter
 }
@@ -72,6 +73,7 @@ func (m *Matcher) AddHost(kind Kind, base string, r *Rules) {
 	}
 	l := level{host: true, above: base}
 	l.files[kind] = r
+	m.wild += r.Wild()
 	// Host levels sit below every level of the walk: the lookup goes from
 	// the last level to the first.
 	m.levels = append([]level{l}, m.levels...)
@@ -92,6 +94,11 @@ func (m *Matcher) Enter(dir string, files [numKinds]*Rules, hasGit bool) {
 	if dir != "" {
 		dir += "/"
 	}
+	for _, f := range files {
+		if f != nil {
+			m.wild += f.Wild()
+		}
+	}
 	m.levels = append(m.levels, level{dir: dir, files: files, hasGit: hasGit})
 }
 
@@ -101,9 +108,22 @@ func (m *Matcher) Leave(dir string) {
 		dir += "/"
 	}
 	if n := len(m.levels); n > 0 && !m.levels[n-1].host && m.levels[n-1].dir == dir {
+		for _, f := range m.levels[n-1].files {
+			if f != nil {
+				m.wild -= f.Wild()
+			}
+		}
 		m.levels = m.levels[:n-1]
 	}
 }
+
+// MaxWild bounds the rules with wildcards that apply at once (Rules.Wild):
+// about 80 MiB of matchers. Real ignore files hold tens; a file that would
+// take the count past it is not applied, and its caller says so.
+const MaxWild = 20_000
+
+// Wild is the number of rules with wildcards that apply (Rules.Wild).
+func (m *Matcher) Wild() int { return m.wild }
 
 // Match says whether rel (relative to the root) is ignored, and by which
 // file and rule. Kinds are looked at in order; within a kind, from the

@@ -13,6 +13,7 @@ package ignore
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -61,18 +62,48 @@ type rule struct {
 // and one with a "/" the path below the file's directory (a leading "/"
 // only anchors).
 func Parse(data []byte, source string) *Rules {
+	r, _ := ParseLimited(data, source, nil, -1)
+	return r
+}
+
+// ErrTooManyRules is ParseLimited's error for a file with more rules that
+// need a matcher of their own than it may compile.
+var ErrTooManyRules = errors.New("ignore: too many rules with wildcards")
+
+// compileCost is what compiling a rule with wildcards charges a meter,
+// per byte of the rule: compiling takes about as long as scanning that
+// many bytes.
+const compileCost = 64
+
+// ParseLimited is Parse for files a stranger wrote: it charges m (which
+// may be nil) as it compiles, and stops with m's error, or with
+// ErrTooManyRules once more than maxWild rules would need a matcher of
+// their own (a negative maxWild: no bound). So an ignore file of millions
+// of rules costs no more than a call may spend.
+func ParseLimited(data []byte, source string, m *meter.Meter, maxWild int) (*Rules, error) {
 	r := &Rules{Source: source, names: map[string][]int32{}, paths: map[string][]int32{}}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	wild := 0
 	for n := 1; len(data) > 0; n++ {
 		line, rest, _ := bytes.Cut(data, []byte("\n"))
 		data = rest
+		if err := m.Spend(len(line) + 1); err != nil {
+			return r, err
+		}
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		r.add(trimTrailingSpaces(string(line)), n)
+		if r.add(trimTrailingSpaces(string(line)), n) {
+			if wild++; maxWild >= 0 && wild > maxWild {
+				return r, ErrTooManyRules
+			}
+			if err := m.Spend(compileCost * len(line)); err != nil {
+				return r, err
+			}
+		}
 	}
-	return r
+	return r, nil
 }
 
 // trimTrailingSpaces drops trailing spaces that no backslash escapes
@@ -101,8 +132,9 @@ func trimTrailingSpaces(s string) string {
 	return s
 }
 
-// add parses one pattern (dir.c, parse_path_pattern).
-func (r *Rules) add(text string, line int) {
+// add parses one pattern (dir.c, parse_path_pattern) and reports whether
+// it compiled a matcher for it.
+func (r *Rules) add(text string, line int) bool {
 	ru := rule{text: text, line: line}
 	p := text
 	if strings.HasPrefix(p, "!") {
@@ -134,10 +166,24 @@ func (r *Rules) add(text string, line int) {
 		r.other = append(r.other, idx)
 	}
 	r.rules = append(r.rules, ru)
+	return ru.wm != nil
 }
 
 // Len is the number of rules.
 func (r *Rules) Len() int { return len(r.rules) }
+
+// Wild is the number of rules that need a matcher of their own (those
+// with wildcards, other than "*" and a literal): what rules cost in memory,
+// about 4 KiB each.
+func (r *Rules) Wild() int {
+	n := 0
+	for _, i := range r.other {
+		if r.rules[i].wm != nil {
+			n++
+		}
+	}
+	return n
+}
 
 // Match says what the rules say of path, a "/"-separated path relative to
 // the directory of the file (a rule's base), and which rule said it (-1

@@ -50,19 +50,24 @@ func typesGlob(names []string) (*match.Glob, error) {
 	return match.CompileGlob("{"+strings.Join(globs, ",")+"}", false)
 }
 
-// closeTypes names a few known types near n: those sharing its first
-// letter, then the most common ones.
+// closeTypes names a few known types near n: those it starts or ends
+// with, or that start with it, then those sharing its first letter.
 func closeTypes(n string) []string {
-	var out []string
+	var near, first []string
 	for _, t := range typeTable {
-		if n != "" && t.name[0] == n[0] {
-			out = append(out, t.name)
+		switch {
+		case n == "":
+		case strings.HasPrefix(n, t.name) || strings.HasPrefix(t.name, n) || strings.HasSuffix(n, t.name):
+			near = append(near, t.name)
+		case t.name[0] == n[0]:
+			first = append(first, t.name)
 		}
 	}
-	if len(out) > 8 {
-		out = out[:8]
+	out := append(near, first...)
+	if len(out) == 0 {
+		out = []string{"go", "py", "js", "ts", "rust", "java", "c", "cpp", "md"}
 	}
-	return append(out, "go", "py", "js", "ts", "rust", "java", "c", "cpp")
+	return out[:min(len(out), 8)]
 }
 
 // SetMeter charges matching to m.

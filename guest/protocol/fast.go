@@ -57,7 +57,7 @@ func plain8(s string) bool {
 	v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	zero := func(x uint64) uint64 { return (x - ones) &^ x & highs } // a byte of x is 0
-	return v&highs == 0 && // no byte at or above 0x80
+	return v&highs == 0 &&                                           // no byte at or above 0x80
 		(v-0x2020202020202020)&highs == 0 && // no byte below 0x20 (v has no high bits)
 		zero(v^(ones*'"')) == 0 && zero(v^(ones*'\\')) == 0
 }

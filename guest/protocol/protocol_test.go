@@ -90,6 +90,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"v":1,"id":"1","glob":{"pattern":"*.go","path":"src","max_results":5}}`,
 		`{"v":1,"id":"2","grep":{"pattern":"a+","literal":true,"case":"smart","output_mode":"content"},"limits":{"deadline_ms":100}}`,
 		`{"v":1`, `null`, `{"v":1,"id":"1","glob":null}`,
+		`{"v":1,"id":"3","glob":{"pattern":"*","exclude":["a","!b"],"type":"go","type_not":["md"],"include_dirs":true,"case_insensitive":true,"sort":"mtime","max_depth":2,"no_ignore":true,"hidden":false}}`,
+		`{"v":1,"id":"4","grep":{"pattern":"x","glob":"*.go","type":["py"]},"policy":[{"root":"/w","hide_hidden":true,"deny":"*.pem","ignore":[{"kind":"global","base":"a","rules":"*.o\n"}]}]}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -41,7 +41,7 @@ type call struct {
 	meter      *meter.Meter
 
 	policy   []protocol.RootPolicy
-	max      int  // max results
+	max      int    // max results
 	capped   bool   // truncated by maxOutput, not by max
 	line     []byte // the item line being written, reused
 	done     protocol.Done

@@ -23,13 +23,14 @@ import (
 // rule leave out is counted, so an answer always says what it did not
 // look at and why; what the call's own filters leave out is what it asked.
 type which struct {
-	c      *call
-	sc     scope
-	hidden bool // hidden entries are looked at
-	deny   *ignore.Rules
-	ign    *ignore.Matcher // nil: no_ignore
-	types  *ignore.Types
-	filter *match.Filter // nil: none
+	c         *call
+	sc        scope
+	hidden    bool // hidden entries are looked at
+	rootHides bool // the root hides them, whatever a call asks
+	deny      *ignore.Rules
+	ign       *ignore.Matcher // nil: no_ignore
+	types     *ignore.Types
+	filter    *match.Filter // nil: none
 	// takes: the filter's inclusions take files over ignore files.
 	takes    bool
 	maxDepth int
@@ -63,7 +64,7 @@ func (s *Server) newWhich(c *call, sc scope, a pick, filter *match.Filter, takes
 		wh.hidden = *a.hidden
 	}
 	if pol != nil && pol.HideHidden {
-		wh.hidden = false
+		wh.hidden, wh.rootHides = false, true
 	}
 	types, err := ignore.CompileTypes(a.types, a.typesNot)
 	if err != nil {
@@ -207,6 +208,7 @@ func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error
 		return entries[i].Type, true
 	}
 	hasGit, gitDir := false, false
+	wild := 0 // of the files read so far
 	if listed {
 		var t walk.Type
 		t, hasGit = has(".git")
@@ -235,7 +237,15 @@ func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error
 		case err != nil:
 			return wh.c.problem(display, fmt.Errorf("%s: its rules were not applied", errnoText(err)))
 		}
-		files[kind] = ignore.Parse(data, display)
+		rules, err := ignore.ParseLimited(data, display, wh.c.meter, ignore.MaxWild-wh.ign.Wild()-wild)
+		switch {
+		case wh.c.meter.Err() != nil:
+			return wh.c.meter.Err()
+		case err != nil:
+			return wh.c.problem(display, fmt.Errorf("more than %d ignore rules with wildcards would apply at once: the rules of this file were not applied", ignore.MaxWild))
+		}
+		wild += rules.Wild()
+		files[kind] = rules
 		return nil
 	}
 	for k, name := range ignore.Files {
@@ -252,7 +262,12 @@ func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error
 	return nil
 }
 
-// skip says whether the walk leaves an entry out, and counts why.
+// skip says whether the walk leaves an entry out, and counts why. After
+// the root's own rules (its deny list, and hidden files when it hides
+// them, which nothing a call asks can override), the order is ripgrep's:
+// the call's globs (an inclusion of grep's takes the entry at once), ignore
+// files, file types, then hidden files, unless a negated ignore rule
+// ("!.env") names the entry.
 func (wh *which) skip(rel, name string, typ walk.Type) bool {
 	c := wh.c
 	isDir := typ == walk.TypeDir
@@ -263,7 +278,8 @@ func (wh *which) skip(rel, name string, typ walk.Type) bool {
 			return true
 		}
 	}
-	if !wh.hidden && name[0] == '.' {
+	hidden := !wh.hidden && name[0] == '.'
+	if hidden && wh.rootHides {
 		c.done.Skipped.Hidden++
 		return true
 	}
@@ -281,13 +297,21 @@ func (wh *which) skip(rel, name string, typ walk.Type) bool {
 			}
 		}
 	}
+	whitelisted := false
 	if wh.ign != nil && !wh.ign.Empty() {
-		if v, _, _ := wh.ign.Match(rr, isDir); v == ignore.Ignore {
+		switch v, _, _ := wh.ign.Match(rr, isDir); v {
+		case ignore.Ignore:
 			c.done.Skipped.Ignored++
 			return true
+		case ignore.Keep:
+			whitelisted = true
 		}
 	}
 	if wh.types != nil && typ == walk.TypeFile && !wh.types.Match(name) {
+		return true
+	}
+	if hidden && !whitelisted {
+		c.done.Skipped.Hidden++
 		return true
 	}
 	return false

@@ -32,6 +32,7 @@ func TestCLI(t *testing.T) {
 	})
 	big := testtree.New(t, map[string]string{"big.txt": strings.Repeat("x", 2<<20) + "\nneedle\n", "small.txt": "hay\n"})
 	odd := testtree.New(t, map[string]string{"ok.txt": "needle\n", "bad\xffname.txt": "needle\n"})
+	ignored := testtree.New(t, map[string]string{".gitignore": "*.log\n", "a.go": "TODO\n", "x.log": "TODO\n"})
 	tests := []struct {
 		name   string
 		args   []string
@@ -61,6 +62,19 @@ func TestCLI(t *testing.T) {
 		{name: "max results 0 is refused", args: []string{"glob", "--max-results", "0", "*", dir}, code: 2, stderr: "--max-results 0, want 1 to"},
 		{name: "help on stdout", args: []string{"grep", "--help"}, stdout: "usage: rootbound grep"},
 		{name: "version", args: []string{"--version"}, stdout: "rootbound "},
+		{name: "type", args: []string{"glob", "-t", "go", "*", dir}, stdout: dir + "/src/lib.go\n" + dir + "/src/main.go\n"},
+		{name: "type not", args: []string{"grep", "-l", "-T", "go", "TODO", dir}, stdout: dir + "/notes.txt\n"},
+		{name: "unknown type", args: []string{"glob", "-t", "golang", "*", dir}, code: 2, stderr: `unknown file type "golang"`},
+		{name: "type list", args: []string{"glob", "--type-list"}, stdout: "agda: *.agda, *.lagda\n"},
+		{name: "exclude", args: []string{"glob", "-E", "lib.go", "*.go", dir}, stdout: dir + "/src/main.go\n"},
+		{name: "include dirs", args: []string{"glob", "--include-dirs", "s*", dir}, stdout: dir + "/src/\n"},
+		{name: "max depth", args: []string{"glob", "-d", "1", "*", dir}, stdout: dir + "/notes.txt\n"},
+		{name: "ignore-case glob", args: []string{"glob", "-i", "NOTES.*", dir}, stdout: dir + "/notes.txt\n"},
+		{name: "bad sort", args: []string{"glob", "--sort", "size", "*", dir}, code: 2, stderr: "want path or mtime"},
+		{name: "ignored and said", args: []string{"glob", "*", ignored}, stdout: ignored + "/.gitignore\n" + ignored + "/a.go\n", stderr: "1 path left out by ignore files (--no-ignore includes them)"},
+		{name: "no ignore", args: []string{"glob", "--no-ignore", "*.log", ignored}, stdout: ignored + "/x.log\n"},
+		{name: "no hidden", args: []string{"glob", "--no-hidden", "*", ignored}, stdout: ignored + "/a.go\n", stderr: "1 hidden path left out"},
+		{name: "an ignored path named", args: []string{"grep", "-l", "TODO", ignored + "/x.log"}, stdout: ignored + "/x.log\n", stderr: `is ignored (.gitignore:1 "*.log"), searched because it was named`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +86,7 @@ func TestCLI(t *testing.T) {
 				if !strings.HasPrefix(out, tt.stdout) || !strings.Contains(out, `"done":{"status":"complete"`) {
 					t.Errorf("stdout %q", out)
 				}
-			} else if tt.name == "help on stdout" || tt.name == "version" {
+			} else if tt.name == "help on stdout" || tt.name == "version" || tt.name == "type list" {
 				if !strings.HasPrefix(out, tt.stdout) {
 					t.Errorf("stdout %q, want it to start with %q", out, tt.stdout)
 				}
@@ -87,8 +101,9 @@ func TestCLI(t *testing.T) {
 }
 
 // TestAgreesWithRipgrepAndFd runs the same searches as rg and fd over the Go
-// tree and wants the same files: grep -l against rg -l -uu (no ignore files,
-// hidden files searched) with the same size cap, glob against fd -u -t f -g.
+// tree and wants the same files: grep -l against rg -l --hidden
+// --no-require-git (ignore files read, in a repository or not; hidden files
+// searched) with the same size cap, glob against fd -H -t f -g.
 // It runs where ROOTBOUND_COMPARE is set (make test sets it and installs rg
 // and fd); elsewhere it skips when they are missing.
 func TestAgreesWithRipgrepAndFd(t *testing.T) {
@@ -110,12 +125,12 @@ func TestAgreesWithRipgrepAndFd(t *testing.T) {
 		ours []string
 		ref  []string
 	}{
-		{name: "literal", ours: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", "-F", "CanonicalMIMEHeaderKey"}},
-		{name: "common literal", ours: []string{"grep", "-l", "-F", "errors.New"}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", "-F", "errors.New"}},
-		{name: "regex", ours: []string{"grep", "-l", `func \w+_init\(`}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", `func \w+_init\(`}},
-		{name: "regex ignore case", ours: []string{"grep", "-l", "-i", `deadline\s+exceeded`}, ref: []string{"rg", "-l", "-uu", "--max-filesize", "8M", "-i", `deadline\s+exceeded`}},
-		{name: "glob", ours: []string{"glob", "*.go"}, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.go"}},
-		{name: "glob path", ours: []string{"glob", "**/testdata/*.txt"}, ref: []string{"fdfind", "-u", "-t", "f", "-p", "-g", "**/testdata/*.txt"}},
+		{name: "literal", ours: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, ref: []string{"rg", "-l", "--hidden", "--no-require-git", "--max-filesize", "8M", "-F", "CanonicalMIMEHeaderKey"}},
+		{name: "common literal", ours: []string{"grep", "-l", "-F", "errors.New"}, ref: []string{"rg", "-l", "--hidden", "--no-require-git", "--max-filesize", "8M", "-F", "errors.New"}},
+		{name: "regex", ours: []string{"grep", "-l", `func \w+_init\(`}, ref: []string{"rg", "-l", "--hidden", "--no-require-git", "--max-filesize", "8M", `func \w+_init\(`}},
+		{name: "regex ignore case", ours: []string{"grep", "-l", "-i", `deadline\s+exceeded`}, ref: []string{"rg", "-l", "--hidden", "--no-require-git", "--max-filesize", "8M", "-i", `deadline\s+exceeded`}},
+		{name: "glob", ours: []string{"glob", "*.go"}, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.go"}},
+		{name: "glob path", ours: []string{"glob", "**/testdata/*.txt"}, ref: []string{"fdfind", "-H", "-t", "f", "-p", "-g", "**/testdata/*.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,6 +152,68 @@ func TestAgreesWithRipgrepAndFd(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%d files, %s found %d; only ours: %q; only theirs: %q",
 					len(got), tt.ref[0], len(want), minus(got, want), minus(want, got))
+			}
+		})
+	}
+}
+
+// TestIgnoreAgreesWithRipgrepAndFd: on a repository with ignore files at
+// several levels, negations, anchors and directory rules, `rootbound glob
+// '*'` lists what fd -H lists and `rootbound grep -l` what rg --hidden
+// --no-require-git -l lists (.git aside), and both say what they left out.
+func TestIgnoreAgreesWithRipgrepAndFd(t *testing.T) {
+	rg, fd := testtree.Tool(t, "rg"), testtree.Tool(t, "fdfind")
+	dir := testtree.New(t, map[string]string{
+		".git/info/exclude":    "*.swp\n",
+		".gitignore":           "node_modules/\nbuild/\n*.log\n*.min.js\n!keep.log\n/dist\n**/tmp/**\n",
+		".ignore":              "!build/\nbuild/*.o\n",
+		"src/.gitignore":       "gen/\n!*.min.js\n",
+		"src/.ignore":          "*.bak\n",
+		"src/a.go":             "needle\n",
+		"src/a.min.js":         "needle\n",
+		"src/x.bak":            "needle\n",
+		"src/gen/g.go":         "needle\n",
+		"src/tmp/t.go":         "needle\n",
+		"src/dist/d.go":        "needle\n",
+		"dist/d.js":            "needle\n",
+		"build/out.txt":        "needle\n",
+		"build/out.o":          "needle\n",
+		"node_modules/p/i.js":  "needle\n",
+		"app.log":              "needle\n",
+		"keep.log":             "needle\n",
+		"app.min.js":           "needle\n",
+		"notes.swp":            "needle\n",
+		".env.example":         "needle\n",
+		".github/workflows/ci": "needle\n",
+	})
+	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	for _, tt := range []struct {
+		name string
+		ours []string
+		ref  []string
+	}{
+		{name: "glob", ours: []string{"glob", "*", dir}, ref: []string{fd, "-H", "-E", ".git", "-t", "f"}},
+		{name: "grep -l", ours: []string{"grep", "-l", "needle", dir}, ref: []string{rg, "--no-config", "--hidden", "--no-require-git", "-g", "!.git", "-l", "needle"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errb, code := rootbound(t, tt.ours...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errb)
+			}
+			if !strings.Contains(errb, "paths left out by ignore files") {
+				t.Errorf("stderr does not say what was left out: %q", errb)
+			}
+			cmd := exec.Command(tt.ref[0], tt.ref[1:]...)
+			cmd.Dir, cmd.Env = dir, env
+			ref, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := sorted(strings.ReplaceAll(out, dir+"/", "")), sorted(string(ref))
+			if !slices.Equal(got, want) {
+				t.Errorf("ours %q\n%s  %q", got, tt.ref[0], want)
 			}
 		})
 	}

@@ -20,11 +20,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -39,7 +41,7 @@ const Runs = 5
 
 type benchCase struct {
 	name string
-	tree string  // "go" or "c"
+	tree string  // "go", "c" or "node"
 	goal float64 // the goal for library ÷ ref (0: none)
 	ref  []string
 	cli  []string // rootbound arguments (the tree is appended)
@@ -49,7 +51,9 @@ type benchCase struct {
 
 func cases() []benchCase {
 	rg := func(args ...string) []string {
-		return append([]string{"rg", "-uu", "--max-filesize", "8M", "--no-messages"}, args...)
+		// Ignore files as ours: read, in a repository or not; hidden
+		// files searched.
+		return append([]string{"rg", "--hidden", "--no-require-git", "--max-filesize", "8M", "--no-messages"}, args...)
 	}
 	grep := func(pattern string, literal bool, mode, caseMode string) *protocol.GrepArgs {
 		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, OutputMode: mode, Case: caseMode, MaxResults: protocol.MaxResultsCeiling}
@@ -58,10 +62,14 @@ func cases() []benchCase {
 		return &protocol.GlobArgs{Pattern: pattern, MaxResults: protocol.MaxResultsCeiling}
 	}
 	const files, content, count, fold = protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.CaseInsensitive
+	noIgnoreGlob := glob("*.js")
+	noIgnoreGlob.NoIgnore = true
+	noIgnoreGrep := grep("needleInSource", true, files, "")
+	noIgnoreGrep.NoIgnore = true
 	return []benchCase{
-		{name: "glob *.go (11,000 results)", tree: "go", goal: 1.5, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "*.go"}, glob: glob("*.go")},
-		{name: "glob *.c", tree: "c", goal: 1.5, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.c"}, cli: []string{"glob", "*.c"}, glob: glob("*.c")},
-		{name: "glob that matches nothing", tree: "go", goal: 1.5, ref: []string{"fdfind", "-u", "-t", "f", "-g", "*.nothing"}, cli: []string{"glob", "*.nothing"}, glob: glob("*.nothing")},
+		{name: "glob *.go (11,000 results)", tree: "go", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "*.go"}, glob: glob("*.go")},
+		{name: "glob *.c", tree: "c", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.c"}, cli: []string{"glob", "*.c"}, glob: glob("*.c")},
+		{name: "glob that matches nothing", tree: "go", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.nothing"}, cli: []string{"glob", "*.nothing"}, glob: glob("*.nothing")},
 		{name: "grep -l rare literal", tree: "go", goal: 1.3, ref: rg("-l", "-F", "CanonicalMIMEHeaderKey"), cli: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, grep: grep("CanonicalMIMEHeaderKey", true, files, "")},
 		{name: "grep -l rare literal", tree: "c", goal: 1.3, ref: rg("-l", "-F", "flash_probe_gpio_init"), cli: []string{"grep", "-l", "-F", "flash_probe_gpio_init"}, grep: grep("flash_probe_gpio_init", true, files, "")},
 		{name: "grep -l common literal", tree: "go", ref: rg("-l", "-F", "errors.New"), cli: []string{"grep", "-l", "-F", "errors.New"}, grep: grep("errors.New", true, files, "")},
@@ -76,6 +84,12 @@ func cases() []benchCase {
 		{name: "grep -l (?i)error", tree: "go", goal: 2, ref: rg("-l", "(?i)error"), cli: []string{"grep", "-l", "(?i)error"}, grep: grep("(?i)error", false, files, "")},
 		{name: `grep -c [a-z]{20,}`, tree: "go", goal: 2, ref: rg("-c", "[a-z]{20,}"), cli: []string{"grep", "-c", "[a-z]{20,}"}, grep: grep("[a-z]{20,}", false, count, "")},
 		{name: `grep -l \bfoo\w*`, tree: "go", goal: 2, ref: rg("-l", `\bfoo\w*`), cli: []string{"grep", "-l", `\bfoo\w*`}, grep: grep(`\bfoo\w*`, false, files, "")},
+		// A project whose node_modules/ is ignored: the same calls with and
+		// without ignore files. Ignoring must make them faster.
+		{name: "glob *.js, node_modules/ ignored", tree: "node", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.js"}, cli: []string{"glob", "*.js"}, glob: glob("*.js")},
+		{name: "glob *.js --no-ignore", tree: "node", ref: []string{"fdfind", "-H", "-I", "-t", "f", "-g", "*.js"}, cli: []string{"glob", "--no-ignore", "*.js"}, glob: noIgnoreGlob},
+		{name: "grep -l literal, node_modules/ ignored", tree: "node", goal: 1.3, ref: rg("-l", "-F", "needleInSource"), cli: []string{"grep", "-l", "-F", "needleInSource"}, grep: grep("needleInSource", true, files, "")},
+		{name: "grep -l literal --no-ignore", tree: "node", ref: rg("--no-ignore", "-l", "-F", "needleInSource"), cli: []string{"grep", "--no-ignore", "-l", "-F", "needleInSource"}, grep: noIgnoreGrep},
 	}
 }
 
@@ -86,7 +100,15 @@ func main() {
 	}
 }
 
+// only, when set (-run), keeps the cases whose name or tree it matches.
+var only = flag.String("run", "", "run only the cases whose name or tree matches this regular expression")
+
 func run() error {
+	flag.Parse()
+	keep, err := regexp.Compile(*only)
+	if err != nil {
+		return err
+	}
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		return err
@@ -96,8 +118,11 @@ func run() error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	trees := map[string]string{"go": strings.TrimSpace(string(out)), "c": filepath.Join(tmp, "ctree")}
+	trees := map[string]string{"go": strings.TrimSpace(string(out)), "c": filepath.Join(tmp, "ctree"), "node": filepath.Join(tmp, "nodetree")}
 	if err := writeCTree(trees["c"]); err != nil {
+		return err
+	}
+	if err := writeNodeTree(trees["node"]); err != nil {
 		return err
 	}
 	cli := filepath.Join(tmp, "rootbound")
@@ -119,10 +144,14 @@ func run() error {
 		}
 	}
 
-	fmt.Printf("trees: go = $(go env GOROOT), c = a generated C-like tree (ctree.go); %d runs each, median; ratios to rg/fd (lower is better)\n\n", Runs)
+	fmt.Printf("trees: go = $(go env GOROOT), c = a generated C-like tree (ctree.go), node = a generated JavaScript project with an ignored node_modules/ (nodetree.go); %d runs each, median; ratios to rg/fd (lower is better)\n\n", Runs)
 	fmt.Println("| case | tree | rg/fd | native core | library (warm) | CLI (process) | library ÷ ref | goal | CLI ÷ ref | library ÷ native |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	libTimes := map[string]timing{}
 	for _, c := range cases() {
+		if !keep.MatchString(c.name) && !keep.MatchString(c.tree) {
+			continue
+		}
 		tree := trees[c.tree]
 		ref := median(func() error { return refRun(c.ref, tree) })
 		nat := median(func() error {
@@ -148,6 +177,7 @@ func run() error {
 			}
 			return err
 		})
+		libTimes[c.name] = lib
 		goal := "–"
 		if c.goal > 0 {
 			verdict := "met"
@@ -159,8 +189,23 @@ func run() error {
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %.1f× | %s | %.1f× | %.1f× |\n", c.name, c.tree,
 			ms(ref), ms(nat), ms(lib), ms(proc), ratio(lib, ref), goal, ratio(proc, ref), ratio(lib, nat))
 	}
+	for _, pair := range [][2]string{{"glob *.js, node_modules/ ignored", "glob *.js --no-ignore"},
+		{"grep -l literal, node_modules/ ignored", "grep -l literal --no-ignore"}} {
+		with, without := libTimes[pair[0]], libTimes[pair[1]]
+		if with.d == 0 && with.err == nil {
+			continue // not run
+		}
+		verdict := "met"
+		if r := ratio(with, without); r >= 1 || r == 0 {
+			verdict = "missed"
+		}
+		fmt.Printf("\n| ignoring node_modules/: %s | %s, %s without ignore files | %.1f× faster | goal: faster (%s) |", pair[0], ms(with), ms(without), ratio(without, with), verdict)
+	}
+	fmt.Println()
 	first := median(func() error { return firstLine([]string{cli, "grep", "return", trees["go"]}) })
-	rgFirst := median(func() error { return firstLine([]string{"rg", "-n", "-uu", "return", trees["go"]}) })
+	rgFirst := median(func() error {
+		return firstLine([]string{"rg", "-n", "--hidden", "--no-require-git", "return", trees["go"]})
+	})
 	verdict := "met"
 	if first.err != nil || first.d > 150*time.Millisecond {
 		verdict = "missed"
