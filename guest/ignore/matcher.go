@@ -10,6 +10,7 @@ import (
 // precedence: a match in a kind decides before any rule of a later kind is
 // looked at, and within a kind the deepest directory's file decides first
 // (git's order among .gitignore files, and ripgrep's among all).
+// Their names in the protocol are protocol.IgnoreKinds, in the same order.
 type Kind uint8
 
 const (
@@ -18,7 +19,7 @@ const (
 	KindGitignore             // .gitignore
 	KindExclude               // .git/info/exclude
 	KindGlobal                // the user's global excludes (git's core.excludesFile), from the host
-	numKinds
+	NumKinds
 )
 
 // Files are the ignore files each directory may hold, by kind.
@@ -27,12 +28,6 @@ var Files = [...]string{KindRgignore: ".rgignore", KindIgnore: ".ignore", KindGi
 // ExcludeFile is the one file read inside ".git": its rules, never its
 // bytes, decide; nothing else of ".git" is ever opened.
 const ExcludeFile = ".git/info/exclude"
-
-// KindNames are the kinds' names in the protocol.
-var KindNames = [...]string{
-	KindRgignore: "rgignore", KindIgnore: "ignore", KindGitignore: "gitignore",
-	KindExclude: "exclude", KindGlobal: "global",
-}
 
 // Matcher holds the rules that apply at one point of a walk: those of the
 // directories from the root down to the one being walked, and the host's
@@ -50,7 +45,7 @@ type level struct {
 	dir    string // relative to the root, with a trailing "/" ("" for the root)
 	above  string // rules from above the root: the root's path below their directory, with "/"
 	host   bool   // from the host: never left
-	files  [numKinds]*Rules
+	files  [NumKinds]*Rules
 	hasGit bool // the directory holds ".git": a repository's top
 }
 
@@ -83,7 +78,7 @@ func (m *Matcher) AddHost(kind Kind, base string, r *Rules) {
 // root): files holds the directory's ignore files by kind (nil where it
 // has none; KindExclude only for a repository's top), hasGit whether it
 // holds ".git". Leave(dir) takes them away again.
-func (m *Matcher) Enter(dir string, files [numKinds]*Rules, hasGit bool) {
+func (m *Matcher) Enter(dir string, files [NumKinds]*Rules, hasGit bool) {
 	empty := !hasGit
 	for _, f := range files {
 		empty = empty && f == nil
@@ -134,7 +129,7 @@ func (m *Matcher) Wild() int { return m.wild }
 // not enter it, so, as in git, no rule can take a file back out of an
 // ignored directory.
 func (m *Matcher) Match(rel string, isDir bool) (Verdict, *Rules, int) {
-	for k := range numKinds {
+	for k := range NumKinds {
 		for i := len(m.levels) - 1; i >= 0; i-- {
 			l := &m.levels[i]
 			if f := l.files[k]; f != nil {

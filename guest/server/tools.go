@@ -103,8 +103,9 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		}
 	}
 	err = sc.walk(w)
-	if err == nil {
-		err = out.flush()
+	// Sorted results found before a deadline are sent too, in order.
+	if ferr := out.flush(); err == nil {
+		err = ferr
 	}
 	c.end(err, w)
 	if c.done.Truncated {

@@ -16,12 +16,11 @@ import (
 	"github.com/rootbound/rootbound/guest/walk"
 )
 
-// which decides which entries of a walk a call looks at, in this order:
-// the root's deny list, hidden files, the call's globs (grep's globs, as
-// ripgrep's overrides, take a file in over ignore files; glob's excludes
-// only leave out), ignore files, file types. What the first three kinds of
-// rule leave out is counted, so an answer always says what it did not
-// look at and why; what the call's own filters leave out is what it asked.
+// which decides which entries of a walk a call looks at (see skip for the
+// order of the rules). What the root's policy, ignore files and hidden
+// files leave out is counted, so an answer always says what it did not
+// look at and why; what the call's own filters (globs, types, depth) leave
+// out is what it asked for.
 type which struct {
 	c         *call
 	sc        scope
@@ -82,20 +81,25 @@ func (s *Server) newWhich(c *call, sc scope, a pick, filter *match.Filter, takes
 	}
 	if !a.noIgnore {
 		wh.ign = &ignore.Matcher{Meter: c.meter}
-		if pol != nil {
-			for _, r := range pol.Ignore {
-				k := slices.Index(protocol.IgnoreKinds, r.Kind)
-				if k < 0 {
-					return nil, protocol.NewError(protocol.CodeInvalidArgument,
-						fmt.Sprintf("protocol: ignore rules of kind %q, want one of %s", r.Kind, strings.Join(protocol.IgnoreKinds, ", ")))
-				}
-				source := r.Source
-				if source == "" {
-					source = r.Kind + " rules from the host"
-				}
-				wh.ign.AddHost(ignore.Kind(k), r.Base, ignore.Parse([]byte(r.Rules), source))
-			}
+	}
+	var outside []protocol.IgnoreRules
+	if pol != nil {
+		outside = pol.Ignore
+	}
+	for _, r := range outside {
+		k := slices.Index(protocol.IgnoreKinds, r.Kind)
+		if k < 0 {
+			return nil, protocol.NewError(protocol.CodeInvalidArgument,
+				fmt.Sprintf("protocol: ignore rules of kind %q, want one of %s", r.Kind, strings.Join(protocol.IgnoreKinds, ", ")))
 		}
+		if wh.ign == nil {
+			continue
+		}
+		source := r.Source
+		if source == "" {
+			source = r.Kind + " rules from the host"
+		}
+		wh.ign.AddHost(ignore.Kind(k), r.Base, ignore.Parse([]byte(r.Rules), source))
 	}
 	if perr := wh.prime(pol); perr != nil {
 		return nil, perr
@@ -199,7 +203,7 @@ func (wh *which) left(rel string) {
 // entries say which files there are; otherwise each is tried. An ignore file that cannot be read is
 // a problem of the answer, and its rules are not applied.
 func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error {
-	var files [len(ignore.KindNames)]*ignore.Rules
+	var files [ignore.NumKinds]*ignore.Rules
 	has := func(name string) (walk.Type, bool) {
 		i, ok := slices.BinarySearchFunc(entries, name, func(e walk.Entry, n string) int { return strings.Compare(e.Name, n) })
 		if !ok {
