@@ -18,14 +18,17 @@ import (
 // the module found them, and how it ended.
 type Result struct {
 	Tool string // "glob" or "grep"
-	// hides: the search path's root hides hidden files (for Text).
-	hides    bool
-	Pattern  string // the call's pattern and path, for messages
-	Path     string // as given, or the default root's name
-	Mode     string // grep's output mode, resolved
-	Items    []Item
-	Problems []Problem
-	Done     Done
+	// hides: the search path's root hides hidden files (for Text);
+	// context: grep asked for context lines, so groups are separated;
+	// only: each match is a result; offset: results skipped before these.
+	hides, context, only bool
+	offset               int
+	Pattern              string // the call's pattern and path, for messages
+	Path                 string // as given, or the default root's name
+	Mode                 string // grep's output mode, resolved
+	Items                []Item
+	Problems             []Problem
+	Done                 Done
 }
 
 // Err returns the call's typed error (*Error), or nil when it completed.
@@ -53,9 +56,8 @@ const during = "before the search finished; results found until then are shown"
 // the Result's typed error, if any. The Result holds at most
 // WithMaxResultBytes of results; GlobEach holds none.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
-	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), hides: r.hides(args.Path)}
 	wire := protocol.GlobArgs(args)
-	return r.do(ctx, res, protocol.Request{Glob: &wire}, nil)
+	return r.do(ctx, r.globResult(args), protocol.Request{Glob: &wire}, nil)
 }
 
 // Grep searches file contents. The Result is never nil; the error is the
@@ -71,9 +73,8 @@ func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
 // number of results. The Result it returns has no Items. If fn returns an
 // error, the call stops; its Result is partial, with code cancelled.
 func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
-	res := &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), hides: r.hides(args.Path)}
 	wire := protocol.GlobArgs(args)
-	return r.do(ctx, res, protocol.Request{Glob: &wire}, fn)
+	return r.do(ctx, r.globResult(args), protocol.Request{Glob: &wire}, fn)
 }
 
 // GrepEach is Grep that hands each result to fn as it arrives, as GlobEach
@@ -83,8 +84,13 @@ func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) erro
 	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &wire}, fn)
 }
 
+func (r *Runner) globResult(args GlobArgs) *Result {
+	return &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), hides: r.hides(args.Path), offset: args.Offset}
+}
+
 func (r *Runner) grepResult(args GrepArgs) *Result {
-	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode, hides: r.hides(args.Path)}
+	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode, hides: r.hides(args.Path),
+		context: args.Context > 0 || args.BeforeContext > 0 || args.AfterContext > 0, only: args.OnlyMatching, offset: args.Offset}
 	if res.Mode == "" {
 		res.Mode = ModeFiles
 	}

@@ -18,7 +18,6 @@ package host
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -34,38 +33,18 @@ import (
 	"time"
 
 	"github.com/rootbound/rootbound/guest/server"
+	"github.com/rootbound/rootbound/internal/testtree"
 )
 
 var updateConformance = flag.Bool("update-conformance", false, "rewrite testdata/conformance/*/expected.jsonl from the native runner")
 
 const conformanceDir = "../testdata/conformance"
 
-// entry describes one path of a case's tree.
-type entry struct {
-	Content       *string `json:"content"`
-	Base64        string  `json:"base64"`
-	ContentRepeat *struct {
-		Text  string `json:"text"`
-		Times int    `json:"times"`
-		Then  string `json:"then"`
-		After int    `json:"after"`
-	} `json:"content_repeat"`
-	// Parts is a file made of pieces, each Text repeated Times (1 if 0).
-	Parts []struct {
-		Text  string `json:"text"`
-		Times int    `json:"times"`
-	} `json:"parts"`
-	Dir     bool   `json:"dir"`
-	Symlink string `json:"symlink"`
-	Mode    string `json:"mode"`
-	Mtime   string `json:"mtime"`
-}
-
 type conformanceCase struct {
 	name        string
-	Description string                      `json:"description"`
-	Tree        map[string]entry            `json:"tree"`
-	Roots       map[string]map[string]entry `json:"roots"`
+	Description string                               `json:"description"`
+	Tree        map[string]testtree.Entry            `json:"tree"`
+	Roots       map[string]map[string]testtree.Entry `json:"roots"`
 	// InvalidUTF8Names holds names written with \xNN escapes.
 	InvalidUTF8Names map[string]string `json:"invalid_utf8_names"`
 	requests         []byte
@@ -231,7 +210,7 @@ func loadCases(t *testing.T) []*conformanceCase {
 func (c *conformanceCase) build(t *testing.T, dir string) []server.Root {
 	t.Helper()
 	roots := []server.Root{{Name: "/workspace", Dir: filepath.Join(dir, "workspace")}}
-	writeTree(t, roots[0].Dir, c.Tree)
+	testtree.WriteEntries(t, roots[0].Dir, c.Tree)
 	for name, raw := range c.InvalidUTF8Names {
 		unq, err := strconv.Unquote(`"` + name + `"`)
 		if err != nil {
@@ -248,61 +227,10 @@ func (c *conformanceCase) build(t *testing.T, dir string) []server.Root {
 	sort.Strings(names)
 	for i, name := range names {
 		d := filepath.Join(dir, fmt.Sprintf("root%d", i+1))
-		writeTree(t, d, c.Roots[name])
+		testtree.WriteEntries(t, d, c.Roots[name])
 		roots = append(roots, server.Root{Name: name, Dir: d})
 	}
 	return roots
-}
-
-func writeTree(t *testing.T, dir string, tree map[string]entry) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, e := range tree {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		var err error
-		switch {
-		case e.Dir:
-			err = os.MkdirAll(p, 0o755)
-		case e.Symlink != "":
-			err = os.Symlink(e.Symlink, p)
-		default:
-			var data []byte
-			switch {
-			case e.Content != nil:
-				data = []byte(*e.Content)
-			case e.Base64 != "":
-				data, err = base64.StdEncoding.DecodeString(e.Base64)
-			case e.ContentRepeat != nil:
-				r := e.ContentRepeat
-				data = append([]byte(strings.Repeat(r.Text, r.Times)), r.Then...)
-				data = append(data, strings.Repeat(r.Text, r.After)...)
-			case e.Parts != nil:
-				for _, part := range e.Parts {
-					data = append(data, strings.Repeat(part.Text, max(part.Times, 1))...)
-				}
-			}
-			if err == nil {
-				err = os.WriteFile(p, data, 0o644)
-			}
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if e.Mode != "" {
-			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
-			os.Chmod(p, os.FileMode(mode))
-		}
-		if e.Mtime != "" {
-			mt, err := time.Parse(time.RFC3339, e.Mtime)
-			if err != nil {
-				t.Fatalf("%s: mtime: %v", name, err)
-			}
-			os.Chtimes(p, mt, mt)
-		}
-	}
 }
 
 func runNative(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {

@@ -98,12 +98,38 @@ func eachRequest(requests, golden []byte, check func(req protocol.Request, a *an
 			v.na = "truncated (no oracle bounds its results)"
 		case len(req.Policy) > 0:
 			v.na = "a root's policy (no oracle has a deny list, a hidden policy or rules from a host)"
+		case req.Glob != nil && req.Glob.Offset > 0 || req.Grep != nil && req.Grep.Offset > 0:
+			v.na = "an offset (no oracle pages)"
 		default:
 			v.na, v.diff = check(req, a)
 		}
 		verdicts = append(verdicts, v)
 	}
 	return verdicts
+}
+
+// grepOptionArgs are rg's flags for a grep request's options. Multiline
+// is rg's -U with --multiline-dotall: our "." matches a line break there.
+func grepOptionArgs(g *protocol.GrepArgs) []string {
+	var args []string
+	for _, f := range []struct {
+		flag string
+		n    int
+	}{{"-C", g.Context}, {"-B", g.BeforeContext}, {"-A", g.AfterContext}, {"-m", g.MaxCount}} {
+		if f.n > 0 {
+			args = append(args, f.flag, strconv.Itoa(f.n))
+		}
+	}
+	for _, f := range []struct {
+		flag []string
+		on   bool
+	}{{[]string{"-U", "--multiline-dotall"}, g.Multiline}, {[]string{"-w"}, g.Word}, {[]string{"-v"}, g.Invert},
+		{[]string{"-o"}, g.OnlyMatching}, {[]string{"--crlf"}, g.CRLF}} {
+		if f.on {
+			args = append(args, f.flag...)
+		}
+	}
+	return args
 }
 
 // oracleCheck holds each request of a case to rg.
@@ -116,6 +142,10 @@ func oracleCheck(requests, golden []byte, roots []server.Root, notUTF8 bool) []o
 			return "directories in the results (rg --files lists files)", ""
 		case asShown(req):
 			return "a pattern written as results show paths (rg's globs are relative to the search path)", ""
+		case req.Grep != nil && req.Grep.Context > 0 && req.Grep.BeforeContext+req.Grep.AfterContext > 0:
+			return "context with before or after context (rg 13 then drops -C; rg 14, as we do, keeps it for the other side)", ""
+		case req.Grep != nil && req.Grep.MaxCount > 0 && req.Grep.Context+req.Grep.AfterContext > 0:
+			return "max_count with after context (rg 13 prints a matching line past the count as a match; it is context)", ""
 		}
 		ours, theirs, err := oracleRun(req, a, roots)
 		switch {
@@ -262,10 +292,15 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 			args = append(args, "-l")
 		case protocol.ModeCount:
 			args = append(args, "-c")
+		case protocol.ModeCountMatches:
+			args = append(args, "--count-matches")
 		case protocol.ModeContent:
 			args = append(args, "-n")
 		}
-		args = append(args, "-e", g.Pattern)
+		args = append(args, grepOptionArgs(g)...)
+		for _, p := range append([]string{g.Pattern}, g.Patterns...) {
+			args = append(args, "-e", p)
+		}
 	}
 	// An entry is a path and, for content and count, what follows it.
 	type entry struct{ path, rest string }
@@ -276,7 +311,11 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		switch {
 		case it.Text != nil:
 			snippets = snippets || strings.Contains(string(*it.Text), "…")
-			e.rest = strconv.Itoa(it.LineNumber) + ":" + string(*it.Text)
+			sep := ":"
+			if it.Context {
+				sep = "-"
+			}
+			e.rest = strconv.Itoa(it.LineNumber) + sep + string(*it.Text)
 		case it.Count > 0:
 			e.rest = strconv.Itoa(it.Count)
 		}
@@ -295,18 +334,23 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		// rg writes: path NUL, then for content "N:text\n", for count "N\n".
 		var es []entry
 		for len(out) > 0 {
+			if rest, ok := bytes.CutPrefix(out, []byte("--\n")); ok {
+				out = rest // a break between context groups: order is not compared here
+				continue
+			}
 			i := bytes.IndexByte(out, 0)
 			if i < 0 {
 				return nil, fmt.Errorf("rg output without a NUL: %q", out)
 			}
 			e := entry{path: display + string(out[:i])}
 			out = out[i+1:]
-			if mode == protocol.ModeContent || mode == protocol.ModeCount {
+			if mode != "" && mode != protocol.ModeFiles {
 				j := bytes.IndexByte(out, '\n')
 				if j < 0 {
 					j = len(out)
 				}
-				e.rest = string(out[:j])
+				// rg prints a line's final '\r'; we never show it.
+				e.rest = strings.TrimSuffix(string(out[:j]), "\r")
 				out = out[min(j+1, len(out)):]
 			}
 			es = append(es, e)
@@ -332,7 +376,7 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 				if snippets {
 					// We cut long lines to a window around the match:
 					// compare where the lines are, not what they say.
-					rest, _, _ = strings.Cut(rest, ":")
+					rest = rest[:strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })]
 				}
 				x += "\x00" + rest
 			}

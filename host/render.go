@@ -6,6 +6,7 @@ import (
 
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host/internal/escape"
+	"github.com/rootbound/rootbound/host/internal/grouping"
 )
 
 // Text renders a result as an agent reads it: a line that counts the
@@ -23,34 +24,44 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "[Error (%s): %s]\n", d.Error.Code, d.Error.Message)
 		return b.String()
 	}
-	if n := len(r.Items); n > 0 {
+	if n := r.results(); n > 0 {
 		var what string
 		switch {
 		case r.Tool == "glob":
 			what = plural(n, "file", "files") + " matching"
+		case r.Mode == protocol.ModeContent && r.only:
+			what = plural(n, "match", "matches") + " of"
 		case r.Mode == protocol.ModeContent:
 			what = plural(n, "matching line", "matching lines") + " for"
+		case r.Mode == protocol.ModeCount:
+			what = plural(n, "file", "files") + " with matches (matching lines per file) for"
+		case r.Mode == protocol.ModeCountMatches:
+			what = plural(n, "file", "files") + " with matches (matches per file) for"
 		default:
 			what = plural(n, "file", "files") + " with matches for"
 		}
 		lead := fmt.Sprintf("%d %s", n, what)
-		if d.Truncated {
+		switch {
+		case r.offset > 0:
+			lead = fmt.Sprintf("Results %d to %d: %s", r.offset+1, r.offset+n, lead)
+		case d.Truncated:
 			lead = "The first " + lead
 		}
 		fmt.Fprintf(&b, "%s %q in %q:\n", lead, r.Pattern, r.Path)
 	}
+	g := grouping.Groups{On: r.context}
 	for _, it := range r.Items {
 		p := escape.Path(string(it.Path))
 		switch {
 		case it.Text != nil:
-			fmt.Fprintf(&b, "%s:%d:%s\n", p, it.LineNumber, escape.Line(string(*it.Text)))
+			g.Line(&b, p, it.LineNumber, it.Context, escape.Line(string(*it.Text)))
 		case it.Count > 0:
 			fmt.Fprintf(&b, "%s:%d\n", p, it.Count)
 		default:
 			fmt.Fprintf(&b, "%s\n", p)
 		}
 	}
-	if len(r.Items) == 0 && d.Status == protocol.StatusComplete {
+	if r.results() == 0 && d.Status == protocol.StatusComplete {
 		what := "files match"
 		if r.Tool == "grep" {
 			what = "matches for"
@@ -58,7 +69,11 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "No %s %q in %q.\n", what, r.Pattern, r.Path)
 	}
 	if d.Truncated {
-		fmt.Fprintf(&b, "[Truncated: showing the first %d results; %s.]\n", d.Results, d.Narrow)
+		shown := fmt.Sprintf("the first %d results", d.Results)
+		if r.offset > 0 {
+			shown = fmt.Sprintf("results %d to %d", r.offset+1, r.offset+d.Results)
+		}
+		fmt.Fprintf(&b, "[Truncated: showing %s; %s.]\n", shown, d.Narrow)
 	}
 	if d.Error != nil {
 		fmt.Fprintf(&b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
@@ -77,6 +92,17 @@ func (r *Result) Text() string {
 			escape.Path(r.Path), escape.Line(d.IgnoredBy))
 	}
 	return b.String()
+}
+
+// results counts the items that are results: context lines are not.
+func (r *Result) results() int {
+	n := 0
+	for _, it := range r.Items {
+		if !it.Context {
+			n++
+		}
+	}
+	return n
 }
 
 // leftOut says what rules left out and how to take it in: one sentence per

@@ -177,17 +177,20 @@ const globDescription = `Find files by name or path pattern, fast, without readi
 	`Syntax: * and ? (not crossing /), ** (any directories), [a-z], [!a-z], {a,b}. ` +
 	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are included (hidden: false leaves them out); .git never is; symbolic links are not followed. ` +
 	`Narrow with exclude, type (ripgrep's type names: go, py, js, ts, rust, java, md...), max_depth; include_dirs lists directories too; sort "mtime" lists the newest first. ` +
-	`Results are in directory order, at most max_results (default 100); a notice says when there were more.`
+	`Results are in directory order, at most max_results (default 100); a notice says when there were more and gives the offset of the next page (offset: 100).`
 
-const grepDescription = `Search file contents with a regular expression (RE2 syntax) or a literal string, line by line: a match never spans lines. ` +
-	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" shows the number of matching lines per file. ` +
+const grepDescription = `Search file contents with a regular expression (RE2 syntax; \w \d \s \b are Unicode-aware as in ripgrep) or a literal string, line by line. ` +
+	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" the number of matching lines per file, "count_matches" the number of matches per file. ` +
+	`In content mode, context: 2 adds two lines around each match (before_context, after_context for one side), shown as path-N-text with -- between groups; only_matching: true shows just the matched text. ` +
+	`multiline: true lets a match span lines ("func \w+\([^)]*\n[^)]*\)"); word: true matches whole words only; patterns: ["TODO", "FIXME"] adds patterns; invert: true takes the lines that do not match; max_count: 1 takes the first matching line of each file; crlf: true lets $ match before \r. ` +
+	`A truncated answer gives the offset of the next page: the same call with offset: N continues where it stopped. ` +
 	`Narrow with path (a directory or a file), glob (file name or path patterns; "!" excludes: ["*.go", "!*_test.go"]) and type (ripgrep's type names: go, py, js, ts, rust, java, md...). ` +
 	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are searched (hidden: false leaves them out). ` +
 	`Binary files and files over %s are skipped and counted; long lines are cut around the match. ` +
 	`"No matches" is stated explicitly; an invalid pattern is an error, never an empty result.`
 
 // Schema pieces glob and grep share.
-const (
+var (
 	stringsSchema = `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": %q}`
 	pathSchema    = `"path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."}`
 	whichSchema   = `"type": ` + `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Only files of these types, ripgrep's names: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."},
@@ -195,7 +198,9 @@ const (
     "sort": {"type": "string", "enum": ["path", "mtime"], "description": "path (default: directory order) or mtime (newest first)."},
     "max_depth": {"type": "integer", "minimum": 1, "description": "Look at most this deep below the search path (1: its own entries)."},
     "no_ignore": {"type": "boolean", "description": "Include what .gitignore, .ignore and .rgignore rules ignore."},
-    "hidden": {"type": "boolean", "description": "Look at hidden files and directories (default true)."}`
+    "hidden": {"type": "boolean", "description": "Look at hidden files and directories (default true)."},
+    "offset": {"type": "integer", "minimum": 0, "maximum": ` + fmt.Sprint(protocol.MaxResultsCeiling) + `, "description": "Skip this many results, to page: a truncation notice gives the next offset (offset: 100 after the first 100)."}`
+	contextSchema = `{"type": "integer", "minimum": 0, "maximum": ` + fmt.Sprint(protocol.MaxContext) + `, "description": %q}`
 )
 
 var globSchema = `{
@@ -221,8 +226,18 @@ var grepSchema = `{
     ` + pathSchema + `,
     "glob": ` + fmt.Sprintf(stringsSchema, "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.") + `,
     "case": {"type": "string", "enum": ["sensitive", "insensitive", "smart"], "description": "Letter case: sensitive (default), insensitive, or smart (insensitive when the pattern has letters and none is upper case)."},
-    "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "description": "What to return (default files_with_matches)."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many files (or lines, for content); default 100."},
+    "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count", "count_matches"], "description": "What to return: files_with_matches (default), content (matching lines), count (matching lines per file) or count_matches (matches per file)."},
+    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many files (or lines, for content; matches with only_matching); default 100."},
+    "patterns": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "More patterns: a line matches when any of them or pattern matches (rg -e), e.g. [\"FIXME\", \"XXX\"] beside pattern \"TODO\"."},
+    "context": ` + fmt.Sprintf(contextSchema, "Content mode: this many lines before and after each matching line (rg -C), e.g. 2.") + `,
+    "before_context": ` + fmt.Sprintf(contextSchema, "Content mode: this many lines before each matching line (rg -B), e.g. 3.") + `,
+    "after_context": ` + fmt.Sprintf(contextSchema, "Content mode: this many lines after each matching line (rg -A), e.g. 5.") + `,
+    "multiline": {"type": "boolean", "description": "Let a match span lines; . matches a newline too (rg -U), e.g. \"type \\w+ struct \\{[^}]*Name\"."},
+    "max_count": {"type": "integer", "minimum": 1, "description": "At most this many matching lines from each file (rg -m), e.g. 1 for the first in each."},
+    "word": {"type": "boolean", "description": "Match whole words only (rg -w): \"err\" then misses \"errors\"."},
+    "invert": {"type": "boolean", "description": "Take the lines that do not match (rg -v)."},
+    "only_matching": {"type": "boolean", "description": "Content mode: each match on its own line, the matched text only (rg -o)."},
+    "crlf": {"type": "boolean", "description": "Read \\r\\n as a line end, so $ matches before \\r (rg --crlf); a final \\r is never shown."},
     ` + whichSchema + `
   },
   "required": ["pattern"],

@@ -50,12 +50,19 @@ type GlobArgs struct {
 	// starting with "."). Nil means true: hidden files are looked at,
 	// unless the root hides them (RootPolicy.HideHidden).
 	Hidden *bool `json:"hidden,omitempty"`
+	// Offset skips the first results, for paging: a truncated answer's
+	// Narrow gives the offset of the next page, and the same call with it
+	// continues exactly where the last one stopped.
+	Offset int `json:"offset,omitempty"`
 }
 
-// GrepArgs searches file contents, line by line: a match never spans lines.
+// GrepArgs searches file contents, line by line: a match never spans lines
+// unless Multiline is set.
 type GrepArgs struct {
 	// Pattern is an RE2 regular expression, or a literal string when
-	// Literal is set.
+	// Literal is set. As in ripgrep, \w \d \s and \b are Unicode-aware
+	// ("(?-u)" makes them ASCII), and a file that starts with a UTF-16
+	// byte order mark is searched as its text.
 	Pattern string `json:"pattern"`
 	// Literal takes Pattern as a literal string.
 	Literal bool `json:"literal,omitempty"`
@@ -81,6 +88,36 @@ type GrepArgs struct {
 	MaxDepth int     `json:"max_depth,omitempty"`
 	NoIgnore bool    `json:"no_ignore,omitempty"`
 	Hidden   *bool   `json:"hidden,omitempty"`
+	// Offset skips the first results (lines in ModeContent, files
+	// otherwise), as in GlobArgs.
+	Offset int `json:"offset,omitempty"`
+	// Patterns are more patterns, as rg's -e: a line matches when any of
+	// Pattern and Patterns does.
+	Patterns Strings `json:"patterns,omitempty"`
+	// AfterContext, BeforeContext and Context (both, unless the other is
+	// set) add lines around each matching line in ModeContent, as rg's
+	// -A, -B and -C; they come as items with Context set. At most 1000.
+	AfterContext  int `json:"after_context,omitempty"`
+	BeforeContext int `json:"before_context,omitempty"`
+	Context       int `json:"context,omitempty"`
+	// Multiline lets a match span lines (rg -U): "." matches "\n" too, and
+	// each line of a match is a matching line. Files stay bounded by the
+	// size cap.
+	Multiline bool `json:"multiline,omitempty"`
+	// MaxCount, if positive, takes at most this many matching lines from
+	// each file (rg -m).
+	MaxCount int `json:"max_count,omitempty"`
+	// Word keeps matches that are whole words: a non-word character or
+	// the line's edge on each side (rg -w).
+	Word bool `json:"word,omitempty"`
+	// Invert takes the lines that do not match (rg -v).
+	Invert bool `json:"invert,omitempty"`
+	// OnlyMatching makes each match an item of its own, its text the
+	// match alone (rg -o).
+	OnlyMatching bool `json:"only_matching,omitempty"`
+	// CRLF reads "\r\n" as a line end: "$" matches before the "\r" (rg
+	// --crlf). A "\r" that ends a line is never part of an item's text.
+	CRLF bool `json:"crlf,omitempty"`
 }
 
 // Orders of GlobArgs.Sort and GrepArgs.Sort.
@@ -144,19 +181,29 @@ const (
 	ModeFiles   = protocol.ModeFiles   // paths of files with a matching line
 	ModeContent = protocol.ModeContent // each matching line, with its path and number
 	ModeCount   = protocol.ModeCount   // matching lines per file
+	// ModeCountMatches counts matches per file, not lines.
+	ModeCountMatches = protocol.ModeCountMatches
 )
 
 // Item is one result. Glob and ModeFiles set Path; ModeContent sets Path,
 // LineNumber and Text (a line over 300 bytes is cut to a window around the
-// match, with "…" where it was cut); ModeCount sets Path and Count.
+// match, with "…" where it was cut) and Submatches, or, for a context line
+// (not a result), Context; the count modes set Path and Count.
 type Item struct {
 	// Path is relative to the default root, or starts with another root's
 	// name. It works when given back as a Path or in a pattern.
 	Path       Data  `json:"path"`
 	LineNumber int   `json:"line_number,omitempty"`
 	Text       *Data `json:"text,omitempty"`
-	Count      int   `json:"count,omitempty"`
+	// Submatches are where the matches are in Text, in bytes.
+	Submatches []Span `json:"submatches,omitempty"`
+	// Context marks a line around a match (GrepArgs.Context).
+	Context bool `json:"context,omitempty"`
+	Count   int  `json:"count,omitempty"`
 }
+
+// Span is where a match is in an item's Text: byte offsets, End exclusive.
+type Span = protocol.Span
 
 // Data is the bytes of a path or a line, as found: not always UTF-8. Print
 // it with Result.Text, which escapes what must not reach a terminal or a
@@ -252,7 +299,8 @@ const (
 // fromItem, fromProblem, fromDone and fromError convert the module's wire
 // types, which have the same fields.
 func fromItem(it *protocol.Item) Item {
-	return Item{Path: Data(it.Path), LineNumber: it.LineNumber, Text: (*Data)(it.Text), Count: it.Count}
+	return Item{Path: Data(it.Path), LineNumber: it.LineNumber, Text: (*Data)(it.Text),
+		Submatches: it.Submatches, Context: it.Context, Count: it.Count}
 }
 
 func fromProblem(p *protocol.Problem) Problem {

@@ -24,6 +24,7 @@ var records = map[string]reflect.Type{
 	"grep-args":    reflect.TypeFor[protocol.GrepArgs](),
 	"limits":       reflect.TypeFor[protocol.Limits](),
 	"item":         reflect.TypeFor[protocol.Item](),
+	"span":         reflect.TypeFor[protocol.Span](),
 	"problem":      reflect.TypeFor[protocol.Problem](),
 	"call-error":   reflect.TypeFor[protocol.Error](),
 	"skipped":      reflect.TypeFor[protocol.Skipped](),
@@ -36,7 +37,7 @@ var records = map[string]reflect.Type{
 
 var enums = map[string][]string{
 	"case-mode":    {protocol.CaseSensitive, protocol.CaseInsensitive, protocol.CaseSmart},
-	"output-mode":  {protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount},
+	"output-mode":  {protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.ModeCountMatches},
 	"problem-code": {protocol.SkippedUnreadable},
 	"status":       {protocol.StatusComplete, protocol.StatusPartial, protocol.StatusFailed},
 	"error-code":   protocol.Codes,

@@ -38,6 +38,12 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"glob", "-t", "go", "-T", "md", "-E", "testdata", "-d", "2", "*", dir},
 		{"glob", "--include-dirs", "-i", "HTTP*", dir},
 		{"grep", "-l", "-g", "*.go", "-g", "!*_test.go", "--no-hidden", "--no-ignore", "Dial", dir},
+		{"grep", "-C", "2", "-w", "-e", "ErrWriteToConnected", "-e", "errNoSuchHost", dir},
+		{"grep", "-A", "1", "-B", "3", "-m", "1", "-t", "go", "func Listen", dir},
+		{"grep", "-U", "-o", `func \(c \*conn\) Close\(\) error \{\n\s+if`, dir},
+		{"grep", "-v", "--count-matches", "--crlf", "e$", dir},
+		{"grep", "--max-results", "7", "--offset", "14", "-C", "1", "Dial", dir},
+		{"glob", "--max-results", "5", "--offset", "5", "*.go", dir},
 	} {
 		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
 			node := exec.Command("node", append([]string{"rootbound.mjs"}, args...)...)

@@ -2,11 +2,11 @@
 // rootbound on Node.js: the same module as the Go host, run by node:wasi.
 //
 //   node examples/node/rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR]
-//   node examples/node/rootbound.mjs grep [-l|-c] [-i|-S] [-F] [-g GLOB] [WHICH] PATTERN [DIR]
+//   node examples/node/rootbound.mjs grep [-l|-c|--count-matches] [-i|-S] [-F] [-g GLOB] [-A|-B|-C N] [-U] [-m N] [-w] [-v] [-o] [--crlf] [WHICH] (PATTERN | -e PATTERN ...) [DIR]
 //   node examples/node/rootbound.mjs serve [--timeout 20s] --root NAME=DIR [--root NAME=DIR ...]
 //
 // WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore]
-// [--no-hidden] [--max-results N] [--timeout 60s]. glob and grep print what
+// [--no-hidden] [--max-results N] [--offset N] [--timeout 60s]. glob and grep print what
 // `rootbound glob` and `rootbound grep` print (this host does not read the
 // ignore files of the directories above DIR, as the Go command does); serve
 // speaks the JSON-lines protocol on stdin and stdout.
@@ -428,8 +428,8 @@ function parseDuration(s) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
-  process.stderr.write('usage: rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR] | grep [-l|-c] [-i|-S] [-F] [-g GLOB] [WHICH] PATTERN [DIR] | serve --root NAME=DIR ...\n' +
-    'WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore] [--no-hidden] [--max-results N] [--timeout 60s]\n');
+  process.stderr.write('usage: rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR] | grep [-l|-c|--count-matches] [-i|-S] [-F] [-g GLOB] [-A|-B|-C N] [-U] [-m N] [-w] [-v] [-o] [--crlf] [WHICH] (PATTERN | -e PATTERN ...) [DIR] | serve --root NAME=DIR ...\n' +
+    'WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore] [--no-hidden] [--max-results N] [--offset N] [--timeout 60s]\n');
   process.exit(2);
 }
 
@@ -448,6 +448,7 @@ async function search(tool, argv) {
   const req = { pattern: undefined, max_results: 1000000 };
   const pos = [];
   let mode = 'content', timeoutMs = 60000;
+  const regexps = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (tool === 'grep' && a === '-l') mode = 'files_with_matches';
@@ -456,6 +457,18 @@ async function search(tool, argv) {
     else if (tool === 'grep' && a === '-S') req.case = 'smart';
     else if (tool === 'grep' && a === '-F') req.literal = true;
     else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && a === '-g') (req.glob ??= []).push(argv[++i]);
+    else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
+    else if (tool === 'grep' && (a === '-A' || a === '--after-context')) req.after_context = Number(argv[++i]);
+    else if (tool === 'grep' && (a === '-B' || a === '--before-context')) req.before_context = Number(argv[++i]);
+    else if (tool === 'grep' && (a === '-C' || a === '--context')) req.context = Number(argv[++i]);
+    else if (tool === 'grep' && (a === '-m' || a === '--max-count')) req.max_count = Number(argv[++i]);
+    else if (tool === 'grep' && (a === '-U' || a === '--multiline')) req.multiline = true;
+    else if (tool === 'grep' && (a === '-w' || a === '--word-regexp')) req.word = true;
+    else if (tool === 'grep' && (a === '-v' || a === '--invert-match')) req.invert = true;
+    else if (tool === 'grep' && (a === '-o' || a === '--only-matching')) req.only_matching = true;
+    else if (tool === 'grep' && a === '--crlf') req.crlf = true;
+    else if (tool === 'grep' && a === '--count-matches') mode = 'count_matches';
+    else if (a === '--offset') req.offset = Number(argv[++i]);
     else if (tool === 'glob' && (a === '-E' || a === '--exclude')) (req.exclude ??= []).push(argv[++i]);
     else if (tool === 'glob' && a === '-i') req.case_insensitive = true;
     else if (tool === 'glob' && a === '--include-dirs') req.include_dirs = true;
@@ -470,6 +483,8 @@ async function search(tool, argv) {
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
   }
+  if (regexps.length) pos.unshift(regexps[0]); // as rg: with -e, every argument is a path
+  if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [DIR]');
   req.pattern = pos[0];
   if (tool === 'grep') req.output_mode = mode;
@@ -484,13 +499,22 @@ async function search(tool, argv) {
   const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
   let found = 0, failed = false;
   const out = [];
+  // As rg, with context asked for: "--" between groups that are not next to each other.
+  const groups = req.context > 0 || req.before_context > 0 || req.after_context > 0;
+  let lastPath = null, lastLine = 0;
   await host.request(Buffer.from(line), (raw, written) => {
     written?.();
     const l = JSON.parse(raw.toString('utf8'));
     if (l.item) {
-      found++;
+      if (!l.item.context) found++;
       const p = quotePath(joined(prefix, l.item.path));
-      if (l.item.text) out.push(`${p}:${l.item.line_number}:${escapeLine(data(l.item.text))}\n`);
+      if (l.item.text) {
+        const n = l.item.line_number, sep = l.item.context ? '-' : ':';
+        if (groups && lastPath !== null && (p.toString() !== lastPath || n > lastLine + 1)) out.push('--\n');
+        lastPath = p.toString();
+        lastLine = n;
+        out.push(`${p}${sep}${n}${sep}${escapeLine(data(l.item.text))}\n`);
+      }
       else if (l.item.count) out.push(`${p}:${l.item.count}\n`);
       else out.push(p + '\n');
       if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));

@@ -210,7 +210,7 @@ func TestMeterStopsLongWork(t *testing.T) {
 				}
 				return nil
 			})
-			if _, _, err := m.Locate([]byte(long), mt); err != nil && !errors.Is(err, stop) {
+			if _, _, err := m.LocateAt([]byte(long), 0, mt); err != nil && !errors.Is(err, stop) {
 				t.Fatal(err)
 			}
 		})
@@ -235,7 +235,7 @@ func TestLocate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, e, err := m.Locate([]byte(tt.line), nil)
+		s, e, err := m.LocateAt([]byte(tt.line), 0, nil)
 		want := regexp.MustCompile(tt.pattern).FindStringIndex(tt.line)
 		if err != nil || want == nil || s != want[0] || e != want[1] {
 			t.Errorf("Locate(%q, %q) = %d, %d, %v; regexp says %v", tt.pattern, tt.line, s, e, err, want)
@@ -325,6 +325,15 @@ func FuzzCompileLine(f *testing.F) {
 			expr := pattern
 			if literal {
 				expr = regexp.QuoteMeta(pattern)
+			} else {
+				// The oracle gets ripgrep's Unicode classes as text; its \b
+				// stays ASCII, so text with other letters is not compared
+				// where \b counts.
+				var ascii bool
+				expr, ascii, _ = unicodePerl(pattern)
+				if !ascii && strings.Contains(pattern, `\`) && !isASCII(text) && (strings.Contains(pattern, `\b`) || strings.Contains(pattern, `\B`)) {
+					return
+				}
 			}
 			if fold {
 				expr = "(?i)" + expr
@@ -340,7 +349,7 @@ func FuzzCompileLine(f *testing.F) {
 			for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 				if loc := find(line); loc != nil {
 					want = append(want, i+1)
-					s, e, err := m.Locate([]byte(line), nil)
+					s, e, err := m.LocateAt([]byte(line), 0, nil)
 					if err != nil || s != loc[0] || e != loc[1] {
 						t.Fatalf("Locate(%q) = %d, %d, %v; the oracle says %v", line, s, e, err, loc)
 					}

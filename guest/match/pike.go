@@ -23,12 +23,14 @@ type pike struct {
 
 type threadList struct {
 	set   sparseSet
-	start []int // by position in set.dense
+	start []int    // by position in set.dense
+	group [][2]int // where capture group 1 starts and ends, -1 before it does
 }
 
 type pikeFrame struct {
 	pc    uint32
 	start int
+	group [2]int
 }
 
 func newPike(prog *syntax.Prog, isWord func(rune) bool) *pike {
@@ -38,26 +40,33 @@ func newPike(prog *syntax.Prog, isWord func(rune) bool) *pike {
 	return p
 }
 
-// find returns the first match in text (a whole line: its start and end
-// are the line's), or -1, -1.
-func (p *pike) find(text []byte, m *meter.Meter) (int, int, error) {
+// find returns the first match in text that starts at or after from
+// (text[:from] is read as what comes before it), leftmost-first, and
+// where its capture group 1 is (-1, -1 when it has none or took no part);
+// -1, -1 when there is no match.
+func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, group [2]int, err error) {
 	p.cur.clear()
 	matchStart, matchEnd := -1, -1
+	var matchGroup [2]int
 	prev := rune(eot)
-	for pos := 0; ; {
+	if from > 0 {
+		prev, _ = utf8.DecodeLastRune(text[:from])
+	}
+	none := [2]int{-1, -1}
+	for pos := from; ; {
 		r, size := rune(eot), 0
 		if pos < len(text) {
 			r, size = utf8.DecodeRune(text[pos:])
 		}
 		op := emptyOpContext(prev, r, pos == 0, p.isWord)
 		if matchStart < 0 {
-			p.add(&p.cur, uint32(p.prog.Start), pos, op)
+			p.add(&p.cur, uint32(p.prog.Start), pos, pos, none, op)
 		}
 		if len(p.cur.set.dense) == 0 {
 			break
 		}
 		if err := m.Spend(4 * len(p.cur.set.dense)); err != nil {
-			return -1, -1, err
+			return -1, -1, none, err
 		}
 		p.nxt.clear()
 		nextOp := syntax.EmptyOp(0)
@@ -73,12 +82,12 @@ func (p *pike) find(text []byte, m *meter.Meter) (int, int, error) {
 			inst := &p.prog.Inst[pc]
 			switch inst.Op {
 			case syntax.InstMatch:
-				matchStart, matchEnd = p.cur.start[i], pos
+				matchStart, matchEnd, matchGroup = p.cur.start[i], pos, p.cur.group[i]
 				// Threads after this one have lower priority: drop them.
 				break threads
 			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 				if size > 0 && inst.MatchRune(r) {
-					p.add(&p.nxt, inst.Out, p.cur.start[i], nextOp)
+					p.add(&p.nxt, inst.Out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
 				}
 			}
 		}
@@ -89,13 +98,16 @@ func (p *pike) find(text []byte, m *meter.Meter) (int, int, error) {
 		prev = r
 		pos += size
 	}
-	return matchStart, matchEnd, nil
+	if matchStart < 0 {
+		return -1, -1, none, nil
+	}
+	return matchStart, matchEnd, matchGroup, nil
 }
 
-// add adds the thread at pc, started at start, following every empty
-// transition that op allows, in priority order.
-func (p *pike) add(l *threadList, pc uint32, start int, op syntax.EmptyOp) {
-	stack := append(p.stack[:0], pikeFrame{pc, start})
+// add adds the thread at pc, started at start and now at pos, following
+// every empty transition that op allows, in priority order.
+func (p *pike) add(l *threadList, pc uint32, start, pos int, group [2]int, op syntax.EmptyOp) {
+	stack := append(p.stack[:0], pikeFrame{pc, start, group})
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -104,16 +116,23 @@ func (p *pike) add(l *threadList, pc uint32, start int, op syntax.EmptyOp) {
 		}
 		l.set.add(f.pc)
 		l.start = append(l.start, f.start)
+		l.group = append(l.group, f.group)
 		inst := &p.prog.Inst[f.pc]
 		switch inst.Op {
 		case syntax.InstAlt, syntax.InstAltMatch:
 			// Out has priority over Arg: push Arg first.
-			stack = append(stack, pikeFrame{inst.Arg, f.start}, pikeFrame{inst.Out, f.start})
-		case syntax.InstCapture, syntax.InstNop:
-			stack = append(stack, pikeFrame{inst.Out, f.start})
+			stack = append(stack, pikeFrame{inst.Arg, f.start, f.group}, pikeFrame{inst.Out, f.start, f.group})
+		case syntax.InstCapture:
+			g := f.group
+			if inst.Arg == 2 || inst.Arg == 3 {
+				g[inst.Arg-2] = pos
+			}
+			stack = append(stack, pikeFrame{inst.Out, f.start, g})
+		case syntax.InstNop:
+			stack = append(stack, pikeFrame{inst.Out, f.start, f.group})
 		case syntax.InstEmptyWidth:
 			if syntax.EmptyOp(inst.Arg)&^op == 0 {
-				stack = append(stack, pikeFrame{inst.Out, f.start})
+				stack = append(stack, pikeFrame{inst.Out, f.start, f.group})
 			}
 		}
 	}
@@ -123,6 +142,7 @@ func (p *pike) add(l *threadList, pc uint32, start int, op syntax.EmptyOp) {
 func (l *threadList) clear() {
 	l.set.clear()
 	l.start = l.start[:0]
+	l.group = l.group[:0]
 }
 
 // emptyOpContext returns the assertions that hold between before and

@@ -27,95 +27,194 @@ const (
 // pattern written to find code needs ten times that.
 const MaxProgram = 10_000
 
-// Matcher finds lines. A match never spans lines: a line break never
-// matches (classes lose it, `.` never had it), and ^ $ \A \z mean a line's
-// start and end. Every method charges its work to the meter and stops with
-// the meter's error.
+// Matcher finds matches. Every method charges its work to the meter and
+// stops with the meter's error.
+//
+// A line matcher (the default) never matches a line break: a line break
+// never matches (classes lose it, `.` never had it), and ^ $ \A \z mean a
+// line's start and end. A multiline matcher finds matches anywhere in the
+// text: `.` matches a line break, ^ and $ a line's start and end.
 type Matcher interface {
 	// NextLine returns the first line of buf at or after from (a line
 	// start) that holds a match: its start and its end (the index of its
-	// '\n', or len(buf)); -1, -1 when there is none.
+	// '\n', or len(buf)); -1, -1 when there is none. A multiline matcher
+	// returns the lines of its next match: the start of the first, the
+	// end of the last.
 	NextLine(buf []byte, from int, m *meter.Meter) (start, end int, err error)
-	// Locate returns where the first match in line (a whole line, without
-	// its '\n') starts and ends, leftmost-first as Go's regexp finds it;
-	// -1, -1 when there is none.
-	Locate(line []byte, m *meter.Meter) (start, end int, err error)
+	// LocateAt returns where the first match in text that starts at or
+	// after from starts and ends, leftmost-first as Go's regexp finds it,
+	// reading text[:from] as what comes before it; -1, -1 when there is
+	// none. For a line matcher text is a whole line, without its '\n'.
+	LocateAt(text []byte, from int, m *meter.Meter) (start, end int, err error)
+	// Multiline reports whether matches may span lines.
+	Multiline() bool
 }
 
-// CompileLine compiles a grep pattern: RE2 syntax, or a literal string when
-// literal is set, with caseMode one of the Case constants ("" is sensitive).
+// Options say how grep patterns are read.
+type Options struct {
+	Literal bool   // each pattern is a literal string
+	Case    string // a Case constant; "" is sensitive
+	// Word keeps only matches with a non-word character, or a line's
+	// start or end, on each side (ripgrep's -w).
+	Word bool
+	// CRLF lets $ match before a '\r' that ends a line (ripgrep's --crlf).
+	CRLF bool
+	// Multiline lets a match span lines; `.` then matches a line break.
+	Multiline bool
+}
+
+// CompileLine compiles one grep pattern for line search: RE2 syntax, or a
+// literal string when literal is set, with caseMode one of the Case
+// constants ("" is sensitive).
 func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error) {
-	bad := func(reason string) error { return &PatternError{Kind: "regex", Pattern: pattern, Reason: reason} }
-	switch {
-	case pattern == "":
-		return nil, bad("empty pattern")
-	case len(pattern) > MaxPatternBytes:
-		return nil, bad(fmt.Sprintf("longer than %d bytes", MaxPatternBytes))
-	case literal && strings.ContainsAny(pattern, "\n\r"):
-		return nil, bad("a line break never matches: the search is line by line")
+	return Compile([]string{pattern}, Options{Literal: literal, Case: caseMode})
+}
+
+// Compile compiles grep patterns: text matches where any of them matches
+// (ripgrep's -e, several times). Regular expressions are RE2 syntax with
+// ripgrep's Unicode classes (unicode.go); smart case looks at all the
+// patterns together.
+func Compile(patterns []string, o Options) (Matcher, error) {
+	joined := strings.Join(patterns, "|")
+	bad := func(reason string) error { return &PatternError{Kind: "regex", Pattern: joined, Reason: reason} }
+	if len(patterns) == 0 {
+		return nil, bad("no pattern")
+	}
+	for _, p := range patterns {
+		switch {
+		case p == "":
+			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: "empty pattern"}
+		case len(p) > MaxPatternBytes:
+			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: fmt.Sprintf("longer than %d bytes", MaxPatternBytes)}
+		case o.Literal && !o.Multiline && strings.ContainsAny(p, "\n\r"):
+			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: "a line break never matches: the search is line by line (multiline searches across lines)"}
+		}
 	}
 	var fold bool
-	switch caseMode {
+	switch o.Case {
 	case "", CaseSensitive:
 	case CaseInsensitive:
 		fold = true
 	case CaseSmart:
-		fold = true // decided below, once the pattern is parsed
+		fold = true // decided below
 	default:
-		return nil, fmt.Errorf("match: unknown case mode %q, want sensitive|insensitive|smart", caseMode)
+		return nil, fmt.Errorf("match: unknown case mode %q, want sensitive|insensitive|smart", o.Case)
 	}
-	if literal {
-		if caseMode == CaseSmart {
-			fold = !hasUpper(pattern)
+	exprs := make([]string, len(patterns))
+	for i, p := range patterns {
+		exprs[i] = p
+		if o.Literal {
+			if fold && !utf8.ValidString(p) {
+				return nil, &PatternError{Kind: "regex", Pattern: p, Reason: "not valid UTF-8, so it has no letter case: search it case-sensitively"}
+			}
+			exprs[i] = quoteMeta(p)
 		}
-		if !fold {
-			return newLiteralMatcher([]byte(pattern)), nil
+		// Each pattern must parse alone, so that an error names it.
+		e, _, n := unicodePerl(exprs[i])
+		if n > MaxUnicodeClasses {
+			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: fmt.Sprintf("more than %d of \\d \\s \\w and their complements: start it with (?-u) to make them ASCII", MaxUnicodeClasses)}
 		}
-		if !utf8.ValidString(pattern) {
-			return nil, bad("not valid UTF-8, so it has no letter case: search it case-sensitively")
+		if _, err := syntax.Parse(e, syntax.Perl); err != nil {
+			return nil, parseError(p, err)
 		}
-		pattern = quoteMeta(pattern)
 	}
-	re, err := syntax.Parse(pattern, syntax.Perl)
+	if o.Case == CaseSmart {
+		if o.Literal {
+			fold = !hasUpper(strings.Join(patterns, ""))
+		} else {
+			fold = smartFold(strings.Join(exprs, "|"))
+		}
+	}
+	if len(patterns) == 1 && o.Literal && !fold && !o.Word && !o.Multiline {
+		return newLiteralMatcher([]byte(patterns[0])), nil
+	}
+	inner := exprs[0]
+	if len(exprs) > 1 {
+		inner = "(?:" + strings.Join(exprs, ")|(?:") + ")"
+	}
+	c := &compiler{fold: fold, multiline: o.Multiline, crlf: o.CRLF}
+	if !o.Word {
+		m, err := c.compile(inner)
+		if err != nil {
+			return nil, bad(err.Error())
+		}
+		return m, nil
+	}
+	// -w as ripgrep has it: a non-word character (or a line's edge) on
+	// each side. The wrapped pattern says which lines; the pattern alone,
+	// with its neighbours checked, where.
+	outer, err := c.compile(`(?:^|\W)(` + inner + `)(?:$|\W)`)
+	if err != nil {
+		return nil, bad(err.Error())
+	}
+	return &wordMatcher{regexMatcher: outer.(*regexMatcher)}, nil
+}
+
+// parseError is a pattern that does not parse.
+func parseError(pattern string, err error) error {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return &PatternError{Kind: "regex", Pattern: pattern, Reason: string(se.Code) + " " + se.Expr}
+	}
+	return &PatternError{Kind: "regex", Pattern: pattern, Reason: err.Error()}
+}
+
+// compiler turns pattern text into a regexMatcher.
+type compiler struct {
+	fold, multiline, crlf bool
+}
+
+func (c *compiler) compile(expr string) (Matcher, error) {
+	expr, ascii, _ := unicodePerl(expr)
+	flags := syntax.Perl
+	if c.fold {
+		flags |= syntax.FoldCase
+	}
+	if c.multiline {
+		flags = flags&^syntax.OneLine | syntax.DotNL
+	}
+	re, err := syntax.Parse(expr, flags)
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, bad(string(se.Code) + " " + se.Expr)
+			return nil, errors.New(string(se.Code) + " " + se.Expr)
 		}
-		return nil, bad(err.Error())
+		return nil, err
 	}
-	if matchesNewline(re) {
-		return nil, bad("matches a line break, which never matches: the search is line by line")
+	if !c.multiline && matchesNewline(re) {
+		return nil, errors.New("matches a line break, which never matches: the search is line by line (multiline searches across lines)")
 	}
-	if caseMode == CaseSmart && !literal {
-		fold = smartFold(pattern)
-	}
-	if fold {
-		// Parse again: the parser folds classes and literals itself.
-		if re, err = syntax.Parse(pattern, syntax.Perl|syntax.FoldCase); err != nil {
-			return nil, bad(err.Error())
-		}
-	}
-	if lit, ok := plainLiteral(re); ok && !fold {
+	if lit, ok := plainLiteral(re); ok && !c.fold && !c.multiline {
 		// A regex that is only a literal ("return") is searched as one.
 		return newLiteralMatcher(lit), nil
 	}
 	if n := programSize(re); n > MaxProgram {
-		return nil, bad(fmt.Sprintf("compiles to about %d instructions, over the limit of %d: lower repetition counts such as {1000}, or split the pattern", n, MaxProgram))
+		return nil, fmt.Errorf("compiles to about %d instructions, over the limit of %d: lower repetition counts such as {1000}, or split the pattern", n, MaxProgram)
 	}
-	lineOnly(re)
+	if !c.multiline {
+		lineOnly(re, c.crlf)
+	}
 	re = re.Simplify()
 	prog, err := syntax.Compile(re)
 	if err != nil {
-		return nil, bad(err.Error())
+		return nil, err
 	}
 	if len(prog.Inst) > MaxProgram {
-		return nil, bad(fmt.Sprintf("compiles to %d instructions, over the limit of %d: lower repetition counts such as {1000}, or split the pattern", len(prog.Inst), MaxProgram))
+		return nil, fmt.Errorf("compiles to %d instructions, over the limit of %d: lower repetition counts such as {1000}, or split the pattern", len(prog.Inst), MaxProgram)
+	}
+	isWord := isUnicodeWord
+	if ascii {
+		isWord = syntax.IsWordChar
+	}
+	var pre *prefilter
+	if !c.multiline {
+		pre = newPrefilter(literals(re))
 	}
 	return &regexMatcher{
-		dfa:       newDFA(prog, false, syntax.IsWordChar),
-		pike:      newPike(prog, syntax.IsWordChar),
-		prefilter: newPrefilter(literals(re)),
+		dfa:       newDFA(prog, false, isWord),
+		pike:      newPike(prog, isWord),
+		prefilter: pre,
+		multiline: c.multiline,
 	}, nil
 }
 
@@ -145,8 +244,9 @@ func quoteMeta(s string) string {
 
 // lineOnly rewrites re so that no match can span lines: classes lose '\n',
 // `.` never matches it, and text anchors become line anchors (on a line,
-// \A and \z mean its start and end).
-func lineOnly(re *syntax.Regexp) {
+// \A and \z mean its start and end). With crlf, a line end may follow a
+// '\r' (`beta;$` matches "beta;\r").
+func lineOnly(re *syntax.Regexp, crlf bool) {
 	switch re.Op {
 	case syntax.OpAnyChar:
 		re.Op = syntax.OpAnyCharNotNL
@@ -154,12 +254,20 @@ func lineOnly(re *syntax.Regexp) {
 		re.Rune = withoutNewline(re.Rune)
 	case syntax.OpBeginText:
 		re.Op = syntax.OpBeginLine
-	case syntax.OpEndText:
+	case syntax.OpEndText, syntax.OpEndLine:
 		re.Op = syntax.OpEndLine
 		re.Flags &^= syntax.WasDollar
+		if crlf {
+			end := *re
+			*re = syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: []*syntax.Regexp{
+				{Op: syntax.OpQuest, Sub: []*syntax.Regexp{{Op: syntax.OpLiteral, Rune: []rune{'\r'}}}},
+				&end,
+			}}
+			return
+		}
 	}
 	for _, sub := range re.Sub {
-		lineOnly(sub)
+		lineOnly(sub, crlf)
 	}
 }
 
@@ -223,13 +331,18 @@ func (l *literalMatcher) NextLine(buf []byte, from int, m *meter.Meter) (int, in
 	return lineAround(buf, from, i, m)
 }
 
-func (l *literalMatcher) Locate(line []byte, m *meter.Meter) (int, int, error) {
-	i := bytes.Index(line, l.lit)
+func (l *literalMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int, error) {
+	if err := m.Spend((len(text) - from) / 8); err != nil {
+		return -1, -1, err
+	}
+	i := bytes.Index(text[from:], l.lit)
 	if i < 0 {
 		return -1, -1, nil
 	}
-	return i, i + len(l.lit), nil
+	return from + i, from + i + len(l.lit), nil
 }
+
+func (l *literalMatcher) Multiline() bool { return false }
 
 // find finds the literal: a one-byte literal with IndexByte, any other
 // with a prefilter (which checks it whole).
@@ -249,14 +362,31 @@ func (l *literalMatcher) find(buf []byte, from int, m *meter.Meter) (int, error)
 // contains one of a set of literals (`\w+_init\(` contains "_init(",
 // `TODO|FIXME` one of two, `(?i)error` a case variant of "error"), the
 // prefilter finds them first and the DFA runs only on the lines that hold
-// one: the prefilter measured 20× on such patterns in wasm.
+// one: the prefilter measured 20× on such patterns in wasm. A multiline
+// matcher has no prefilter, and says where with the Pike VM from where the
+// last match ended, once the DFA has said there is another.
 type regexMatcher struct {
 	dfa       *dfa
 	pike      *pike
 	prefilter *prefilter // or nil
+	multiline bool
 }
 
+func (r *regexMatcher) Multiline() bool { return r.multiline }
+
 func (r *regexMatcher) NextLine(buf []byte, from int, m *meter.Meter) (int, int, error) {
+	if r.multiline {
+		s, e, err := r.LocateAt(buf, from, m)
+		if s < 0 || err != nil {
+			return -1, -1, err
+		}
+		start, _, err := lineAround(buf, from, s, m)
+		if err != nil {
+			return -1, -1, err
+		}
+		_, end, err := lineAround(buf, start, max(s, e-1), m)
+		return start, end, err
+	}
 	if r.prefilter == nil {
 		p, err := r.dfa.earliest(buf, from, len(buf), m)
 		if p < 0 || err != nil {
@@ -290,8 +420,36 @@ func (r *regexMatcher) NextLine(buf []byte, from int, m *meter.Meter) (int, int,
 	return -1, -1, nil
 }
 
-func (r *regexMatcher) Locate(line []byte, m *meter.Meter) (int, int, error) {
-	return r.pike.find(line, m)
+func (r *regexMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int, error) {
+	if r.multiline {
+		// The DFA says first whether there is a match at all: the Pike VM
+		// costs the text times the threads it runs.
+		if p, err := r.dfa.earliest(text, from, len(text), m); p < 0 || err != nil {
+			return -1, -1, err
+		}
+	}
+	s, e, _, err := r.pike.find(text, from, m)
+	return s, e, err
+}
+
+// wordMatcher is ripgrep's -w: the pattern wrapped as
+// `(?:^|\W)(pattern)(?:$|\W)` says which lines match, and where is the
+// capture group, as in ripgrep.
+type wordMatcher struct {
+	*regexMatcher
+}
+
+func (w *wordMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int, error) {
+	if w.multiline {
+		if p, err := w.dfa.earliest(text, from, len(text), m); p < 0 || err != nil {
+			return -1, -1, err
+		}
+	}
+	s, _, g, err := w.pike.find(text, from, m)
+	if s < 0 || err != nil {
+		return -1, -1, err
+	}
+	return g[0], g[1], nil
 }
 
 // lineAround returns the line that holds buf[i], searching back no further

@@ -29,6 +29,23 @@ func AppendItemLine(dst []byte, id string, it *Item) []byte {
 		dst = append(dst, `,"text":`...)
 		dst = appendData(dst, string(*it.Text))
 	}
+	if len(it.Submatches) > 0 {
+		dst = append(dst, `,"submatches":[`...)
+		for i, sp := range it.Submatches {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"start":`...)
+			dst = strconv.AppendInt(dst, int64(sp.Start), 10)
+			dst = append(dst, `,"end":`...)
+			dst = strconv.AppendInt(dst, int64(sp.End), 10)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	if it.Context {
+		dst = append(dst, `,"context":true`...)
+	}
 	if it.Count != 0 {
 		dst = append(dst, `,"count":`...)
 		dst = strconv.AppendInt(dst, int64(it.Count), 10)
@@ -151,6 +168,30 @@ func ParseItemLine(line []byte) (id string, it Item, ok bool) {
 			return "", it, false
 		}
 		it.Text = &text
+	}
+	if p.lit(`,"submatches":[`) {
+		for {
+			var sp Span
+			if !p.lit(`{"start":`) {
+				return "", Item{}, false
+			}
+			if sp.Start, ok = p.int(); !ok || !p.lit(`,"end":`) {
+				return "", Item{}, false
+			}
+			if sp.End, ok = p.int(); !ok || !p.lit("}") {
+				return "", Item{}, false
+			}
+			it.Submatches = append(it.Submatches, sp)
+			if p.lit("]") {
+				break
+			}
+			if !p.lit(",") {
+				return "", Item{}, false
+			}
+		}
+	}
+	if p.lit(`,"context":true`) {
+		it.Context = true
 	}
 	if p.lit(`,"count":`) {
 		if it.Count, ok = p.int(); !ok {

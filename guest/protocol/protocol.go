@@ -84,6 +84,9 @@ type GlobArgs struct {
 	// Hidden, when false, leaves out hidden files and directories (names
 	// that start with "."). Left out: true, unless the root hides them.
 	Hidden *bool `json:"hidden,omitempty"`
+	// Offset skips the first results: the same call with Offset raised by
+	// the results of the last one gives the next page.
+	Offset int `json:"offset,omitempty"`
 }
 
 // GrepArgs searches file contents.
@@ -106,6 +109,26 @@ type GrepArgs struct {
 	MaxDepth int     `json:"max_depth,omitempty"`
 	NoIgnore bool    `json:"no_ignore,omitempty"`
 	Hidden   *bool   `json:"hidden,omitempty"`
+	Offset   int     `json:"offset,omitempty"`
+	// Patterns are more patterns (rg -e): a line matches when any does.
+	Patterns Strings `json:"patterns,omitempty"`
+	// Context lines (ModeContent): after each matching line, before it,
+	// or both (Context, unless the other two are set).
+	AfterContext  int `json:"after_context,omitempty"`
+	BeforeContext int `json:"before_context,omitempty"`
+	Context       int `json:"context,omitempty"`
+	// Multiline lets a match span lines; "." then matches "\n" too.
+	Multiline bool `json:"multiline,omitempty"`
+	// MaxCount bounds the matching lines taken from one file.
+	MaxCount int `json:"max_count,omitempty"`
+	// Word matches only where the match is a whole word (rg -w).
+	Word bool `json:"word,omitempty"`
+	// Invert takes the lines that do not match (rg -v).
+	Invert bool `json:"invert,omitempty"`
+	// OnlyMatching makes each match its own item (rg -o).
+	OnlyMatching bool `json:"only_matching,omitempty"`
+	// CRLF treats "\r\n" as a line end: "$" matches before "\r".
+	CRLF bool `json:"crlf,omitempty"`
 }
 
 // Sort orders.
@@ -181,7 +204,13 @@ const (
 	ModeFiles   = "files_with_matches"
 	ModeContent = "content"
 	ModeCount   = "count"
+	// ModeCountMatches counts matches, not lines, per file (rg
+	// --count-matches).
+	ModeCountMatches = "count_matches"
 )
+
+// MaxContext bounds the context lines asked for on either side of a match.
+const MaxContext = 1000
 
 // Result bounds. Tools handed to models allow 1..MaxResultsTool; a host may
 // ask for up to MaxResultsCeiling (the CLI does, to list a whole tree).
@@ -230,12 +259,21 @@ type Line struct {
 }
 
 // Item is one result. Glob and files_with_matches set Path; content sets
-// Path, LineNumber and Text; count sets Path and Count.
+// Path, LineNumber, Text, and Submatches (where the matches are in Text) or
+// Context (a context line, not a result); count sets Path and Count.
 type Item struct {
-	Path       Data  `json:"path"`
-	LineNumber int   `json:"line_number,omitempty"`
-	Text       *Data `json:"text,omitempty"`
-	Count      int   `json:"count,omitempty"`
+	Path       Data   `json:"path"`
+	LineNumber int    `json:"line_number,omitempty"`
+	Text       *Data  `json:"text,omitempty"`
+	Submatches []Span `json:"submatches,omitempty"`
+	Context    bool   `json:"context,omitempty"`
+	Count      int    `json:"count,omitempty"`
+}
+
+// Span is where a match is in an item's Text: byte offsets, End exclusive.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
 }
 
 // Problem is a path that could not be searched. The search goes on.

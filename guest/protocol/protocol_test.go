@@ -110,15 +110,18 @@ func FuzzDecodeRequest(f *testing.F) {
 // AppendItemLine writes is what Encoder.Encode writes, and ParseItemLine
 // reads it back as json.Unmarshal does.
 func FuzzItemLine(f *testing.F) {
-	f.Add("1", "src/main.go", 3, "func main() {}", true, 0)
-	f.Add("", "a\xffb", 0, "", false, 7)
-	f.Add("id\"\\", "x\u2028\ny", 1, "\t\x00\x7f<&>\u2029é\xfe", true, 1)
-	f.Add("", "", -1, "", false, -38)
-	f.Fuzz(func(t *testing.T, id, path string, line int, text string, hasText bool, count int) {
+	f.Add("1", "src/main.go", 3, "func main() {}", true, 0, uint8(2), 5, false)
+	f.Add("", "a\xffb", 0, "", false, 7, uint8(0), 0, true)
+	f.Add("id\"\\", "x\u2028\ny", 1, "\t\x00\x7f<&>\u2029é\xfe", true, 1, uint8(1), -3, true)
+	f.Add("", "", -1, "", false, -38, uint8(0), 0, false)
+	f.Fuzz(func(t *testing.T, id, path string, line int, text string, hasText bool, count int, spans uint8, start int, context bool) {
 		if !utf8.ValidString(id) {
 			return // ids come from requests, which are UTF-8
 		}
-		it := Item{Path: Data(path), LineNumber: line, Count: count}
+		it := Item{Path: Data(path), LineNumber: line, Count: count, Context: context}
+		for i := range int(spans % 4) {
+			it.Submatches = append(it.Submatches, Span{Start: start + i, End: start + 2*i})
+		}
 		if hasText {
 			d := Data(text)
 			it.Text = &d

@@ -19,10 +19,11 @@ import (
 	"github.com/rootbound/rootbound/guest/meter"
 )
 
-// Matcher finds lines; package match implements it.
+// Matcher finds matches; package match implements it.
 type Matcher interface {
 	NextLine(buf []byte, from int, m *meter.Meter) (start, end int, err error)
-	Locate(line []byte, m *meter.Meter) (start, end int, err error)
+	LocateAt(text []byte, from int, m *meter.Meter) (start, end int, err error)
+	Multiline() bool
 }
 
 // ErrTooLarge, ErrBinary and ErrSpecial say why a file was not searched.
@@ -45,6 +46,7 @@ const initialBuffer = 256 << 10
 // use.
 type Reader struct {
 	buf []byte
+	dec []byte // a UTF-16 file, as UTF-8
 	// BeforeGrow, if set, runs before the buffer grows: the one moment the
 	// module's memory use can jump, so a caller flushes output there and
 	// keeps what was found if the module then dies at its memory cap.
@@ -115,15 +117,24 @@ func (r *Reader) Read(name string, maxSize int64, sniff int, m *meter.Meter) (da
 		}
 		if !sniffed && total >= sniff {
 			sniffed = true
-			if bytes.IndexByte(r.buf[:sniff], 0) >= 0 {
+			if utf16BOM(r.buf[:total]) == 0 && bytes.IndexByte(r.buf[:sniff], 0) >= 0 {
 				return nil, int64(total), ErrBinary
 			}
 		}
 	}
-	if !sniffed && bytes.IndexByte(r.buf[:total], 0) >= 0 {
+	data = r.buf[:total]
+	if utf16BOM(data) != 0 {
+		r.dec, err = decodeUTF16(r.dec[:0], data, m)
+		if err != nil {
+			return nil, int64(total), err
+		}
+		data = r.dec
+		sniffed = false
+	}
+	if !sniffed && bytes.IndexByte(data[:min(len(data), sniff)], 0) >= 0 {
 		return nil, int64(total), ErrBinary
 	}
-	return r.buf[:total], int64(total), nil
+	return data, int64(total), nil
 }
 
 // grow replaces the buffer with one of n bytes holding its first keep.
@@ -134,41 +145,6 @@ func (r *Reader) grow(n, keep int) {
 	grown := make([]byte, n)
 	copy(grown, r.buf[:keep])
 	r.buf = grown
-}
-
-// Lines calls fn for each line of buf that m matches, in order, with its
-// 1-based number, its bytes (without the line terminator) and, when locate
-// is set, the offset of the first match in the line (else -1). fn returns
-// false to stop. It returns the meter's error if the meter stopped it.
-func Lines(buf []byte, m Matcher, mt *meter.Meter, locate bool, fn func(number int, line []byte, col int) bool) error {
-	pos, number, counted := 0, 1, 0
-	for pos < len(buf) {
-		start, end, err := m.NextLine(buf, pos, mt)
-		if err != nil {
-			return err
-		}
-		if start < 0 {
-			return nil
-		}
-		n, err := meter.CountByte(mt, buf[counted:start], '\n')
-		if err != nil {
-			return err
-		}
-		number += n
-		counted = start
-		line := buf[start:end]
-		col := -1
-		if locate {
-			if col, _, err = m.Locate(line, mt); err != nil {
-				return err
-			}
-		}
-		if !fn(number, line, col) {
-			return nil
-		}
-		pos = end + 1
-	}
-	return nil
 }
 
 // read reads into b, retrying an interrupted call. A file opened without

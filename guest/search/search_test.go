@@ -15,21 +15,92 @@ import (
 	"github.com/rootbound/rootbound/internal/testtree"
 )
 
+// sink writes what a search sends as rg prints it, with the first
+// match's column: "N:col:line" for a match, "N-line" for context.
+type sink struct{ got []string }
+
+func (s *sink) Matched(n int, line []byte, spans [][2]int, starts int) bool {
+	col := -1
+	if len(spans) > 0 {
+		col = spans[0][0]
+	}
+	s.got = append(s.got, fmt.Sprintf("%d:%d:%s", n, col, line))
+	return true
+}
+
+func (s *sink) Context(n int, line []byte) bool {
+	s.got = append(s.got, fmt.Sprintf("%d-%s", n, line))
+	return true
+}
+
 func lines(t *testing.T, pattern, text string) []string {
 	t.Helper()
-	m, err := match.CompileLine(pattern, false, "")
+	return searchWith(t, []string{pattern}, match.Options{}, search.Options{Spans: true}, text)
+}
+
+func searchWith(t *testing.T, patterns []string, mo match.Options, so search.Options, text string) []string {
+	t.Helper()
+	m, err := match.Compile(patterns, mo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	err = search.Lines([]byte(text), m, nil, true, func(n int, line []byte, col int) bool {
-		got = append(got, fmt.Sprintf("%d:%d:%s", n, col, line))
-		return true
-	})
-	if err != nil {
+	var s sink
+	if err := search.Search([]byte(text), m, so, nil, &s); err != nil {
 		t.Fatal(err)
 	}
-	return got
+	return s.got
+}
+
+func TestSearchOptions(t *testing.T) {
+	text := "a1\nb\nc\na2\nd\ne\nf\ng\na3\n"
+	tests := []struct {
+		name     string
+		patterns []string
+		mo       match.Options
+		so       search.Options
+		text     string
+		want     []string
+	}{
+		{name: "after", patterns: []string{"a"}, so: search.Options{After: 1}, text: text,
+			want: []string{"1:-1:a1", "2-b", "4:-1:a2", "5-d", "9:-1:a3"}},
+		{name: "before", patterns: []string{"a"}, so: search.Options{Before: 2}, text: text,
+			want: []string{"1:-1:a1", "2-b", "3-c", "4:-1:a2", "7-f", "8-g", "9:-1:a3"}},
+		{name: "context overlapping", patterns: []string{"a"}, so: search.Options{Before: 3, After: 3}, text: text,
+			want: []string{"1:-1:a1", "2-b", "3-c", "4:-1:a2", "5-d", "6-e", "7-f", "8-g", "9:-1:a3"}},
+		{name: "invert", patterns: []string{"a|b"}, so: search.Options{Invert: true}, text: "a\nx\nb\ny",
+			want: []string{"2:-1:x", "4:-1:y"}},
+		{name: "invert with context", patterns: []string{"a"}, so: search.Options{Invert: true, Before: 1}, text: "a\nx\na\na\ny\n",
+			want: []string{"1-a", "2:-1:x", "4-a", "5:-1:y"}},
+		{name: "max count", patterns: []string{"a"}, so: search.Options{MaxCount: 2, After: 1}, text: text,
+			want: []string{"1:-1:a1", "2-b", "4:-1:a2", "5-d"}},
+		{name: "all spans", patterns: []string{"o"}, so: search.Options{Spans: true}, text: "foo bar boo\n",
+			want: []string{"1:1:foo bar boo"}},
+		{name: "several patterns", patterns: []string{"b", "d"}, text: text, want: []string{"2:-1:b", "5:-1:d"}},
+		{name: "word", patterns: []string{"foo"}, mo: match.Options{Word: true}, so: search.Options{Spans: true}, text: "foobar\nbar foo.\nfoo_x\n",
+			want: []string{"2:4:bar foo."}},
+		{name: "word, pattern starting with a non-word character", patterns: []string{"-x"}, mo: match.Options{Word: true}, so: search.Options{Spans: true}, text: "-x\na-x\na -x\n",
+			want: []string{"1:0:-x", "3:2:a -x"}},
+		{name: "crlf", patterns: []string{"b;$"}, mo: match.Options{CRLF: true}, so: search.Options{Spans: true}, text: "a;\r\nb;\r\n",
+			want: []string{"2:0:b;\r"}},
+		{name: "multiline", patterns: []string{`a\nb`}, mo: match.Options{Multiline: true}, so: search.Options{Spans: true}, text: "x\na\nb\ny\n",
+			want: []string{"2:0:a", "3:0:b"}},
+		{name: "multiline dot matches newline", patterns: []string{`start.*?end`}, mo: match.Options{Multiline: true}, so: search.Options{Spans: true, After: 1}, text: "start\nmid\nend\nafter\nz\n",
+			want: []string{"1:0:start", "2:0:mid", "3:0:end", "4-after"}},
+		{name: "multiline, two matches on one line", patterns: []string{`x\n?y`}, mo: match.Options{Multiline: true}, so: search.Options{Spans: true}, text: "x\nyxy\n",
+			want: []string{"1:0:x", "2:0:yxy"}},
+		{name: "unicode word", patterns: []string{`^\w+$`}, text: "σίσυφος\nStraße\nİstanbul\n中文\na b\n",
+			want: []string{"1:-1:σίσυφος", "2:-1:Straße", "3:-1:İstanbul", "4:-1:中文"}},
+		{name: "unicode boundary", patterns: []string{`\bΣ`}, text: "ΣΊΣΥΦΟΣ\nxΣ\n", want: []string{"1:-1:ΣΊΣΥΦΟΣ"}},
+		{name: "ascii with (?-u)", patterns: []string{`(?-u)^\w+$`}, text: "σίσυφος\nabc\n", want: []string{"2:-1:abc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := searchWith(t, tt.patterns, tt.mo, tt.so, tt.text)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestLines(t *testing.T) {
@@ -150,7 +221,9 @@ func FuzzLines(f *testing.F) {
 		if fold {
 			caseMode = match.CaseInsensitive
 		}
-		m, err := match.CompileLine(pattern, false, caseMode)
+		// ASCII classes, as Go's regexp has them (match's own fuzzing
+		// holds the Unicode ones to it).
+		m, err := match.CompileLine("(?-u)"+pattern, false, caseMode)
 		if err != nil {
 			return
 		}
@@ -161,13 +234,15 @@ func FuzzLines(f *testing.F) {
 		if err != nil {
 			t.Fatalf("CompileLine took %q, regexp refuses it: %v", pattern, err)
 		}
-		var got []string
-		err = search.Lines([]byte(text), m, nil, true, func(n int, _ []byte, col int) bool {
-			got = append(got, fmt.Sprintf("%d:%d", n, col))
-			return true
-		})
-		if err != nil {
+		var s sink
+		if err := search.Search([]byte(text), m, search.Options{Spans: true}, nil, &s); err != nil {
 			t.Fatal(err)
+		}
+		var got []string
+		for _, g := range s.got {
+			n, col, _ := strings.Cut(g, ":")
+			col, _, _ = strings.Cut(col, ":")
+			got = append(got, n+":"+col)
 		}
 		if want := naive(re, text); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("Lines = %v, regexp line by line = %v", got, want)

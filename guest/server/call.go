@@ -42,6 +42,8 @@ type call struct {
 
 	policy   []protocol.RootPolicy
 	max      int    // max results
+	offset   int    // results skipped before the first sent
+	skip     int    // results still to skip
 	capped   bool   // truncated by maxOutput, not by max
 	line     []byte // the item line being written, reused
 	done     protocol.Done
@@ -107,6 +109,19 @@ func (c *call) maxResults(n int) *protocol.Error {
 	return nil
 }
 
+// setOffset validates an offset argument.
+func (c *call) setOffset(n int) *protocol.Error {
+	if n < 0 || n > protocol.MaxResultsCeiling {
+		return protocol.NewError(protocol.CodeInvalidArgument,
+			fmt.Sprintf("offset %d, want 0 to %d", n, protocol.MaxResultsCeiling))
+	}
+	c.offset, c.skip = n, n
+	return nil
+}
+
+// skipping reports whether the next result is skipped (an offset).
+func (c *call) skipping() bool { return c.skip > 0 }
+
 // check runs before each entry: the entry budget, and the meter.
 func (c *call) check() error {
 	c.entries++
@@ -142,10 +157,27 @@ func (c *call) addBytes(n int64) error {
 // another one turned up, or when this one would take the answer's item
 // lines past maxOutput bytes.
 func (c *call) emit(it *protocol.Item) error {
+	if c.skip > 0 {
+		c.skip--
+		return nil
+	}
 	if c.done.Results == c.max {
 		c.done.Truncated = true
 		return walk.SkipAll
 	}
+	if err := c.write1(it); err != nil {
+		return err
+	}
+	c.done.Results++
+	return nil
+}
+
+// emitContext sends a context line: an item, not a result.
+func (c *call) emitContext(it *protocol.Item) error { return c.write1(it) }
+
+// write1 writes an item line, or ends the walk when it would take the
+// answer's item lines past maxOutput bytes.
+func (c *call) write1(it *protocol.Item) error {
 	if c.writeErr != nil {
 		return c.writeErr
 	}
@@ -156,19 +188,20 @@ func (c *call) emit(it *protocol.Item) error {
 		return walk.SkipAll
 	}
 	c.output += int64(len(b))
-	c.done.Results++
 	c.writeErr = c.enc.Write(b)
 	return c.writeErr
 }
 
-// narrow says how to get fewer results once an answer was truncated; what
-// says what matched ("files match \"*.go\"", "lines match").
+// narrow says how to get fewer results once an answer was truncated, and
+// the offset of the next page; what says what matched ("files match
+// \"*.go\"", "lines match").
 func (c *call) narrow(what, where, how string) {
+	next := c.offset + c.done.Results
 	if c.capped {
-		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s", c.maxOutput, c.done.Results, what, where, how)
+		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", c.maxOutput, c.done.Results, what, where, how, next)
 		return
 	}
-	c.done.Narrow = fmt.Sprintf("more than %d %s in %s: %s, or raise max_results", c.max, what, where, how)
+	c.done.Narrow = fmt.Sprintf("more than %d %s in %s: %s, raise max_results, or pass offset: %d for the next page", c.offset+c.max, what, where, how, next)
 }
 
 func (c *call) write(l *protocol.Line) error {

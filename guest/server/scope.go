@@ -134,5 +134,5 @@ func (sc scope) label() string {
 		}
 		return sc.root.Name
 	}
-	return sc.display("")[:len(sc.display(""))-1]
+	return strings.TrimSuffix(sc.display(""), "/")
 }

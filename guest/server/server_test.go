@@ -246,7 +246,7 @@ func TestServeNonUTF8(t *testing.T) {
 		// Not read: no WASI runtime can open it the same way (wazero refuses it).
 		`{"id":"2","problem":{"path":{"bytes":"YmFk/25hbWUudHh0"},"code":"unreadable","message":"name is not valid UTF-8: WASI runtimes cannot open it, so it is not searched"}}`,
 		// A line that is not UTF-8 travels as bytes.
-		`{"id":"2","item":{"path":{"text":"latin1.txt"},"line_number":1,"text":{"bytes":"Y2Fm6SBoZWxsbw=="}}}`,
+		`{"id":"2","item":{"path":{"text":"latin1.txt"},"line_number":1,"text":{"bytes":"Y2Fm6SBoZWxsbw=="},"submatches":[{"start":5,"end":10}]}}`,
 	}
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {

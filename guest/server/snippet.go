@@ -8,9 +8,13 @@ import "unicode/utf8"
 // agent's context.
 const MaxLineBytes = 300
 
-func snippet(line []byte, col int) string {
+const ellipsis = "…"
+
+// snippet returns line, or a window of it around col, and where the window
+// is in line.
+func snippet(line []byte, col int) (text string, from, to int) {
 	if len(line) <= MaxLineBytes {
-		return string(line)
+		return string(line), 0, len(line)
 	}
 	col = max(col, 0)
 	start := col - MaxLineBytes/2
@@ -31,10 +35,10 @@ func snippet(line []byte, col int) string {
 	}
 	s := string(line[start:end])
 	if start > 0 {
-		s = "…" + s
+		s = ellipsis + s
 	}
 	if end < len(line) {
-		s += "…"
+		s += ellipsis
 	}
-	return s
+	return s, start, end
 }

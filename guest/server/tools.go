@@ -52,6 +52,9 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	if !ok {
 		return
 	}
+	if c.err = c.setOffset(a.Offset); c.err != nil {
+		return
+	}
 	pattern, perr := s.globArg(a.Pattern, sc, true)
 	if perr != nil {
 		c.err = perr
@@ -118,7 +121,13 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 }
 
 func (s *Server) grep(c *call, a *protocol.GrepArgs) {
-	m, err := match.CompileLine(a.Pattern, a.Literal, a.Case)
+	mode, so, perr := grepOptions(a)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	m, err := match.Compile(append([]string{a.Pattern}, a.Patterns...), match.Options{
+		Literal: a.Literal, Case: a.Case, Word: a.Word, CRLF: a.CRLF, Multiline: a.Multiline})
 	if err != nil {
 		c.err = patternError(err)
 		return
@@ -127,18 +136,11 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = patternError(err)
 		return
 	}
-	mode := a.OutputMode
-	switch mode {
-	case "":
-		mode = protocol.ModeFiles
-	case protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount:
-	default:
-		c.err = protocol.NewError(protocol.CodeInvalidArgument,
-			fmt.Sprintf("output_mode %q, want files_with_matches|content|count", a.OutputMode))
-		return
-	}
 	sc, ok := s.begin(c, a.MaxResults, a.Path, grepPick(a))
 	if !ok {
+		return
+	}
+	if c.err = c.setOffset(a.Offset); c.err != nil {
 		return
 	}
 	filter, perr := s.globArgs(a.Glob, sc, false)
@@ -156,6 +158,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
+	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, multi: a.Multiline}
 	search1 := func(rel, full string) error {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
@@ -183,30 +186,11 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		// A UTF-8 byte order mark is not text of line 1: skipped, as
 		// ripgrep does, so ^ matches there and no snippet carries it.
 		data = bytes.TrimPrefix(data, utf8BOM)
-		display := protocol.Data(sc.display(rel))
-		var emitErr error
-		count := 0
-		lerr := search.Lines(data, m, c.meter, mode == protocol.ModeContent, func(number int, line []byte, col int) bool {
-			switch mode {
-			case protocol.ModeFiles:
-				emitErr = c.emit(&protocol.Item{Path: display})
-				return false
-			case protocol.ModeContent:
-				text := protocol.Data(snippet(line, col))
-				emitErr = c.emit(&protocol.Item{Path: display, LineNumber: number, Text: &text})
-				return emitErr == nil
-			default:
-				count++
-				return true
-			}
-		})
-		if lerr != nil {
-			return lerr
+		sink.start(protocol.Data(sc.display(rel)))
+		if err := search.Search(data, m, so, c.meter, sink); err != nil {
+			return err
 		}
-		if mode == protocol.ModeCount && count > 0 {
-			emitErr = c.emit(&protocol.Item{Path: display, Count: count})
-		}
-		return emitErr
+		return sink.finish()
 	}
 	if a.Sort == protocol.SortMTime {
 		// Newest first: list the files, then search them in that order.
@@ -233,7 +217,13 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	}
 	c.end(err, w)
 	if c.done.Truncated {
-		what := map[string]string{protocol.ModeFiles: "files", protocol.ModeContent: "lines", protocol.ModeCount: "files"}[mode]
-		c.narrow(what+" match", sc.label(), "narrow the pattern, the path or the glob filter")
+		what := "files match"
+		switch {
+		case mode == protocol.ModeContent && a.OnlyMatching:
+			what = "matches"
+		case mode == protocol.ModeContent:
+			what = "lines match"
+		}
+		c.narrow(what, sc.label(), "narrow the pattern, the path or the glob filter")
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/internal/escape"
+	"github.com/rootbound/rootbound/host/internal/grouping"
 )
 
 const usage = `usage:
@@ -106,6 +107,14 @@ type options struct {
 	noIgnoreParent        bool
 	noIgnoreGlobal        bool
 	includeDirs, typeList bool
+	offset                int
+
+	// grep's, as rg names them
+	regexps                  []string
+	after, before, context   int
+	multiline, word, invert  bool
+	only, crlf, countMatches bool
+	maxCount                 int
 }
 
 func search(tool string, args []string, stdout, stderr io.Writer) int {
@@ -126,6 +135,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.noIgnoreGlobal, "no-ignore-global", false, "do not apply the global excludes (git's core.excludesFile)")
 	fs.BoolVar(&o.noHidden, "no-hidden", false, "leave out hidden files and directories (by default they are searched)")
 	fs.BoolP("hidden", "H", true, "search hidden files and directories (the default; accepted for rg and fd compatibility)")
+	fs.IntVar(&o.offset, "offset", 0, "skip the first N results (to page through them with --max-results)")
 	if tool == "glob" {
 		fs.StringArrayVarP(&o.exclude, "exclude", "E", nil, "leave out what this glob matches, a directory with all it holds; repeat it")
 		fs.BoolVarP(&o.ignoreCase, "ignore-case", "i", false, "match the pattern without regard to case")
@@ -139,6 +149,17 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		fs.BoolVarP(&o.count, "count", "c", false, "print the number of matching lines per file")
 		fs.StringArrayVarP(&o.globs, "glob", "g", nil, "search only files matching this glob; !GLOB excludes; repeat it, the last match decides")
 		fs.BoolP("line-number", "n", true, "show line numbers (always on; accepted for rg compatibility)")
+		fs.StringArrayVarP(&o.regexps, "regexp", "e", nil, "a pattern to search for; repeat it (any may match); then every argument is a PATH")
+		fs.IntVarP(&o.after, "after-context", "A", 0, "show N lines after each match")
+		fs.IntVarP(&o.before, "before-context", "B", 0, "show N lines before each match")
+		fs.IntVarP(&o.context, "context", "C", 0, "show N lines before and after each match")
+		fs.BoolVarP(&o.multiline, "multiline", "U", false, "let matches span lines; . matches a newline too (rg -U --multiline-dotall)")
+		fs.IntVarP(&o.maxCount, "max-count", "m", 0, "take at most N matching lines from each file")
+		fs.BoolVarP(&o.word, "word-regexp", "w", false, "only matches that are whole words")
+		fs.BoolVarP(&o.invert, "invert-match", "v", false, "print the lines that do not match")
+		fs.BoolVarP(&o.only, "only-matching", "o", false, "print each match on its own line, the matched text only")
+		fs.BoolVar(&o.crlf, "crlf", false, "read \\r\\n as a line end: $ matches before \\r")
+		fs.BoolVar(&o.countMatches, "count-matches", false, "print the number of matches per file")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -154,8 +175,12 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	pos := fs.Args()
+	if len(o.regexps) > 0 {
+		// As rg: with -e, every argument is a path.
+		pos = append([]string{o.regexps[0]}, pos...)
+	}
 	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH]\n", tool)
+		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH] (or -e PATTERN ... [PATH])\n", tool)
 		return 2
 	}
 	if o.max < 1 || o.max > protocol.MaxResultsCeiling {
@@ -203,12 +228,20 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		hidden = new(bool)
 	}
 	glob := host.GlobArgs{Pattern: pos[0], Path: file, MaxResults: o.max, Exclude: o.exclude, CaseInsensitive: o.ignoreCase,
-		IncludeDirs: o.includeDirs, Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden}
+		IncludeDirs: o.includeDirs, Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden,
+		Offset: o.offset}
 	grep := host.GrepArgs{Pattern: pos[0], Path: file, Literal: o.fixed, Glob: o.globs, MaxResults: o.max, OutputMode: host.ModeContent,
-		Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden}
+		Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden,
+		Offset: o.offset, AfterContext: o.after, BeforeContext: o.before, Context: o.context, Multiline: o.multiline,
+		MaxCount: o.maxCount, Word: o.word, Invert: o.invert, OnlyMatching: o.only, CRLF: o.crlf}
+	if len(o.regexps) > 1 {
+		grep.Patterns = o.regexps[1:]
+	}
 	switch {
 	case o.files:
 		grep.OutputMode = host.ModeFiles
+	case o.countMatches:
+		grep.OutputMode = host.ModeCountMatches
 	case o.count:
 		grep.OutputMode = host.ModeCount
 	}
@@ -224,6 +257,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	// Results print as they arrive: the first ones show at once, and memory
 	// stays flat however many there are.
 	out := newPrinter(stdout, prefix)
+	out.groups.On = grep.Context > 0 || grep.BeforeContext > 0 || grep.AfterContext > 0
 	var res *host.Result
 	if tool == "glob" {
 		res, _ = r.GlobEach(ctx, glob, out.item)
@@ -320,8 +354,9 @@ func (l *lastLine) Write(p []byte) (int, error) {
 type printer struct {
 	w      *bufio.Writer
 	prefix string
-	found  int
+	found  int // results (context lines are not)
 	last   time.Time
+	groups grouping.Groups
 }
 
 const flushEvery = 100 * time.Millisecond
@@ -331,11 +366,13 @@ func newPrinter(stdout io.Writer, prefix string) *printer {
 }
 
 func (p *printer) item(it host.Item) error {
-	p.found++
+	if !it.Context {
+		p.found++
+	}
 	path := escape.Path(p.prefix + string(it.Path))
 	switch {
 	case it.Text != nil:
-		fmt.Fprintf(p.w, "%s:%d:%s\n", path, it.LineNumber, escape.Line(string(*it.Text)))
+		p.groups.Line(p.w, path, it.LineNumber, it.Context, escape.Line(string(*it.Text)))
 	case it.Count > 0:
 		fmt.Fprintf(p.w, "%s:%d\n", path, it.Count)
 	default:

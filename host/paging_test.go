@@ -1,0 +1,109 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+// nextOffset reads the offset a truncation notice gives for the next page.
+var nextOffset = regexp.MustCompile(`pass offset: (\d+) for the next page`)
+
+// page calls until an answer is not truncated, each time with the offset
+// its notice gives, and returns what the pages held, in order.
+func page(t *testing.T, call func(offset int) (*host.Result, error)) (items []string, pages int) {
+	t.Helper()
+	offset := 0
+	for {
+		res, err := call(offset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, it := range res.Items {
+			if !it.Context {
+				items = append(items, fmt.Sprintf("%s:%d:%d", it.Path, it.LineNumber, len(it.Submatches)))
+			}
+		}
+		if !res.Done.Truncated {
+			return items, pages
+		}
+		m := nextOffset.FindStringSubmatch(res.Done.Narrow)
+		if m == nil {
+			t.Fatalf("a truncated page without the next offset: %q", res.Done.Narrow)
+		}
+		next, _ := strconv.Atoi(m[1])
+		if next != offset+res.Done.Results {
+			t.Fatalf("next offset %d after %d results from %d", next, res.Done.Results, offset)
+		}
+		offset = next
+	}
+}
+
+// TestPaging pages through a 5,000-line result 500 at a time (and with
+// context lines around each, which are not results) and a 1,200-file glob:
+// the pages hold exactly the whole result, in order, no line twice.
+func TestPaging(t *testing.T) {
+	spec := map[string]string{}
+	for f := range 10 {
+		var b strings.Builder
+		for l := range 600 {
+			if l%6 == 5 {
+				b.WriteString("filler\n")
+			} else {
+				fmt.Fprintf(&b, "match %d %d\n", f, l)
+			}
+		}
+		spec[fmt.Sprintf("d%d/f.txt", f)] = b.String()
+	}
+	for i := range 1200 {
+		spec[fmt.Sprintf("g/%04d.go", i)] = "x\n"
+	}
+	dir := testtree.New(t, spec)
+	r, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(context.Background())
+	ctx := context.Background()
+	for _, context := range []int{0, 2} {
+		whole, err := r.Grep(ctx, host.GrepArgs{Pattern: "match", OutputMode: host.ModeContent, MaxResults: 10_000, Path: "/w"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, it := range whole.Items {
+			want = append(want, fmt.Sprintf("%s:%d:%d", it.Path, it.LineNumber, len(it.Submatches)))
+		}
+		if len(want) != 5000 {
+			t.Fatalf("%d matching lines, want 5000", len(want))
+		}
+		got, pages := page(t, func(offset int) (*host.Result, error) {
+			return r.Grep(ctx, host.GrepArgs{Pattern: "match", OutputMode: host.ModeContent, MaxResults: 500, Offset: offset, Context: context})
+		})
+		if pages != 10 || !slices.Equal(got, want) {
+			t.Errorf("context %d: %d pages, %d lines; want 10 pages and the whole result in order", context, pages, len(got))
+		}
+	}
+	whole, err := r.Glob(ctx, host.GlobArgs{Pattern: "*.go", MaxResults: 10_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, it := range whole.Items {
+		want = append(want, fmt.Sprintf("%s:0:0", it.Path))
+	}
+	got, pages := page(t, func(offset int) (*host.Result, error) {
+		return r.Glob(ctx, host.GlobArgs{Pattern: "*.go", MaxResults: 500, Offset: offset})
+	})
+	if len(want) != 1200 || pages != 3 || !slices.Equal(got, want) {
+		t.Errorf("glob: %d pages, %d files; want 3 pages and the %d files in order", pages, len(got), len(want))
+	}
+}
