@@ -17,18 +17,19 @@ import (
 // Result is the answer to one call: the results and problems in the order
 // the module found them, and how it ended.
 type Result struct {
-	Tool string // "glob" or "grep"
-	// hides: the search path's root hides hidden files (for Text);
-	// context: grep asked for context lines, so groups are separated;
-	// only: each match is a result; offset: results skipped before these.
+	Tool     string // "glob" or "grep"
+	Pattern  string // the call's pattern and path, for messages
+	Path     string // as given, or the default root's name
+	Mode     string // grep's output mode, resolved
+	Items    []Item
+	Problems []Problem
+	Done     Done
+
+	// For Text: the search path's root hides hidden files; grep asked for
+	// context lines (groups are separated); each match is a result; the
+	// results skipped before these; grep's patterns beyond Pattern.
 	hides, context, only bool
-	offset               int
-	Pattern              string // the call's pattern and path, for messages
-	Path                 string // as given, or the default root's name
-	Mode                 string // grep's output mode, resolved
-	Items                []Item
-	Problems             []Problem
-	Done                 Done
+	offset, more         int
 }
 
 // Err returns the call's typed error (*Error), or nil when it completed.
@@ -90,7 +91,8 @@ func (r *Runner) globResult(args GlobArgs) *Result {
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
 	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode, hides: r.hides(args.Path),
-		context: args.Context > 0 || args.BeforeContext > 0 || args.AfterContext > 0, only: args.OnlyMatching, offset: args.Offset}
+		context: args.Context > 0 || args.BeforeContext > 0 || args.AfterContext > 0, only: args.OnlyMatching, offset: args.Offset,
+		more: len(args.Patterns)}
 	if res.Mode == "" {
 		res.Mode = ModeFiles
 	}

@@ -47,7 +47,7 @@ func (r *Result) Text() string {
 		case d.Truncated:
 			lead = "The first " + lead
 		}
-		fmt.Fprintf(&b, "%s %q in %q:\n", lead, r.Pattern, r.Path)
+		fmt.Fprintf(&b, "%s %s in %q:\n", lead, r.patterns(), r.Path)
 	}
 	g := grouping.Groups{On: r.context}
 	for _, it := range r.Items {
@@ -66,7 +66,7 @@ func (r *Result) Text() string {
 		if r.Tool == "grep" {
 			what = "matches for"
 		}
-		fmt.Fprintf(&b, "No %s %q in %q.\n", what, r.Pattern, r.Path)
+		fmt.Fprintf(&b, "No %s %s in %q.\n", what, r.patterns(), r.Path)
 	}
 	if d.Truncated {
 		shown := fmt.Sprintf("the first %d results", d.Results)
@@ -92,6 +92,15 @@ func (r *Result) Text() string {
 			escape.Path(r.Path), escape.Line(d.IgnoredBy))
 	}
 	return b.String()
+}
+
+// patterns names the call's patterns: the first, quoted, and how many more.
+func (r *Result) patterns() string {
+	q := fmt.Sprintf("%q", r.Pattern)
+	if r.more > 0 {
+		q += fmt.Sprintf(" (and %s)", plural64(int64(r.more), "1 more pattern", "more patterns"))
+	}
+	return q
 }
 
 // results counts the items that are results: context lines are not.

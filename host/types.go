@@ -231,7 +231,8 @@ type Done struct {
 	Status string `json:"status"`
 	// Error says why a call is partial or failed.
 	Error *Error `json:"error,omitempty"`
-	// Results is how many items were sent.
+	// Results is how many results were sent: items that are not context
+	// lines.
 	Results int `json:"results"`
 	// Truncated is true when there were more results than MaxResults (or
 	// than the host keeps); Narrow then says how to get fewer.

@@ -424,3 +424,40 @@ func TestFoldLiteral(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWord holds -w (the pattern alone first, then the wrapped pattern) to
+// Go's regexp running ripgrep's wrapping, `(?:^|\W)(pattern)(?:$|\W)`, on
+// each line: the same lines, and the first match where its group is. ASCII
+// classes ((?-u)), as Go's regexp has them.
+func FuzzWord(f *testing.F) {
+	for _, s := range []string{"err", `\w+`, "a|ab", "x*", `\.go`, "b.", "-", `\bq`} {
+		f.Add(s, "err errors\nmy_err (err)\nab abc a\n.go x.go\n-a- -\nbb b b\n")
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		m, err := Compile([]string{"(?-u)" + pattern}, Options{Word: true})
+		if err != nil {
+			return
+		}
+		re, err := regexp.Compile(`(?:^|\W)(` + pattern + `)(?:$|\W)`)
+		if err != nil {
+			t.Fatalf("Compile took %q, regexp refuses it wrapped: %v", pattern, err)
+		}
+		var want []int
+		if text != "" {
+			for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				loc := re.FindStringSubmatchIndex(line)
+				if loc == nil {
+					continue
+				}
+				want = append(want, i+1)
+				s, e, err := m.LocateAt([]byte(line), 0, nil)
+				if err != nil || s != loc[2] || e != loc[3] {
+					t.Fatalf("LocateAt(%q) = %d, %d, %v; the oracle says %v", line, s, e, err, loc[2:4])
+				}
+			}
+		}
+		if got := nextLines(t, m, text); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("lines %v, regexp says %v", got, want)
+		}
+	})
+}

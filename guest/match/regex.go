@@ -147,7 +147,11 @@ func Compile(patterns []string, o Options) (Matcher, error) {
 	if err != nil {
 		return nil, bad(err.Error())
 	}
-	return &wordMatcher{regexMatcher: outer.(*regexMatcher)}, nil
+	alone, err := c.compile(inner)
+	if err != nil {
+		return nil, bad(err.Error())
+	}
+	return &wordMatcher{regexMatcher: outer.(*regexMatcher), inner: alone}, nil
 }
 
 // parseError is a pattern that does not parse.
@@ -421,9 +425,11 @@ func (r *regexMatcher) NextLine(buf []byte, from int, m *meter.Meter) (int, int,
 }
 
 func (r *regexMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int, error) {
-	if r.multiline {
+	if r.multiline || from > 0 {
 		// The DFA says first whether there is a match at all: the Pike VM
-		// costs the text times the threads it runs.
+		// costs the text times the threads it runs. (A line matcher is
+		// asked first for a line known to match, from 0; then, after each
+		// match, for the next, which most lines do not hold.)
 		if p, err := r.dfa.earliest(text, from, len(text), m); p < 0 || err != nil {
 			return -1, -1, err
 		}
@@ -434,13 +440,25 @@ func (r *regexMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int
 
 // wordMatcher is ripgrep's -w: the pattern wrapped as
 // `(?:^|\W)(pattern)(?:$|\W)` says which lines match, and where is the
-// capture group, as in ripgrep.
+// capture group, as in ripgrep. Where, first as ripgrep finds it: the
+// pattern alone, whose leftmost match is the word match when a non-word
+// character (or the text's edge) is on each side of it; the wrapped
+// pattern's Pike VM, which runs more threads, only when it is not (`-w err`
+// over the Go tree, the CLI in wasm: 3.7 s with the Pike VM alone, 1.3 s).
 type wordMatcher struct {
 	*regexMatcher
+	inner Matcher // the pattern alone
 }
 
 func (w *wordMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int, error) {
-	if w.multiline {
+	s, e, err := w.inner.LocateAt(text, from, m)
+	if s < 0 || err != nil {
+		return -1, -1, err // no match of the pattern alone: none wrapped
+	}
+	if w.wordEdge(text, s, e) {
+		return s, e, nil
+	}
+	if w.multiline || from > 0 {
 		if p, err := w.dfa.earliest(text, from, len(text), m); p < 0 || err != nil {
 			return -1, -1, err
 		}
@@ -450,6 +468,22 @@ func (w *wordMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, int,
 		return -1, -1, err
 	}
 	return g[0], g[1], nil
+}
+
+// wordEdge reports whether text[s:e] has a non-word character or the
+// text's edge on each side.
+func (w *wordMatcher) wordEdge(text []byte, s, e int) bool {
+	if s > 0 {
+		if r, _ := utf8.DecodeLastRune(text[:s]); w.dfa.isWord(r) {
+			return false
+		}
+	}
+	if e < len(text) {
+		if r, _ := utf8.DecodeRune(text[e:]); w.dfa.isWord(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // lineAround returns the line that holds buf[i], searching back no further

@@ -249,3 +249,65 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSearchOptions holds context, invert and the per-file count to an
+// oracle that works on whole lines: Go's regexp decides which lines match,
+// the first max count of the hits (inverted: of the other lines) are the
+// matching lines, and every other line within before or after lines of
+// one is context, each line once, in order.
+func FuzzSearchOptions(f *testing.F) {
+	f.Add("a", "a1\nb\nc\na2\nd\ne\nf\ng\na3\n", uint8(1), uint8(2), false, uint8(0))
+	f.Add("^$", "\n\nx\n\n", uint8(3), uint8(0), true, uint8(2))
+	f.Add("b|c", "a\nb\nc\nd", uint8(0), uint8(9), false, uint8(1))
+	f.Fuzz(func(t *testing.T, pattern, text string, before, after uint8, invert bool, maxCount uint8) {
+		o := search.Options{Before: int(before % 8), After: int(after % 8), Invert: invert, MaxCount: int(maxCount % 5)}
+		m, err := match.CompileLine("(?-u)"+pattern, false, match.CaseSensitive)
+		if err != nil {
+			return
+		}
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Fatalf("CompileLine took %q, regexp refuses it: %v", pattern, err)
+		}
+		var s sink
+		if err := search.Search([]byte(text), m, o, nil, &s); err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		if text != "" {
+			lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		}
+		hit := make([]bool, len(lines))
+		taken := 0
+		for i, l := range lines {
+			if re.MatchString(l) != invert && (o.MaxCount == 0 || taken < o.MaxCount) {
+				hit[i] = true
+				taken++
+			}
+		}
+		var want []string
+		for i, l := range lines {
+			near := false
+			for j := max(0, i-o.After); j <= min(len(lines)-1, i+o.Before); j++ {
+				near = near || hit[j]
+			}
+			switch {
+			case hit[i]:
+				want = append(want, fmt.Sprintf("%d:%s", i+1, l))
+			case near:
+				want = append(want, fmt.Sprintf("%d-%s", i+1, l))
+			}
+		}
+		var got []string
+		for _, g := range s.got {
+			if n, rest, ok := strings.Cut(g, ":"); ok && !strings.Contains(n, "-") {
+				_, l, _ := strings.Cut(rest, ":")
+				g = n + ":" + l
+			}
+			got = append(got, g)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("options %+v:\nSearch %q\noracle %q", o, got, want)
+		}
+	})
+}

@@ -62,14 +62,14 @@ type sink struct {
 	mode   string
 	only   bool // each match its own item
 	before int  // before-context asked for
+	after  int  // after-context asked for
 	multi  bool // a multiline search: count the lines matches start in
 
 	path  protocol.Data
 	count int
+	last  int // the line number of the file's last result sent
 	err   error
-	// Context lines held while results are skipped (an offset): those
-	// that turn out to be before-context of the first result sent go out
-	// with it.
+	// Before-context held until its result is sent (Context).
 	held []heldLine
 	text []byte
 }
@@ -81,7 +81,7 @@ type heldLine struct {
 
 // start readies the sink for a file.
 func (s *sink) start(path protocol.Data) {
-	s.path, s.count, s.held = path, 0, s.held[:0]
+	s.path, s.count, s.last, s.held = path, 0, 0, s.held[:0]
 }
 
 // finish ends a file: count modes send its count.
@@ -124,41 +124,46 @@ func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool
 	return s.result(number, line, spans)
 }
 
-// result sends a matching line (or match), after the held context lines
-// that are its before-context, or skips it.
+// result sends a matching line (or match), after the held lines that are
+// its before-context, or skips it.
 func (s *sink) result(number int, line []byte, spans [][2]int) bool {
 	if s.c.skipping() {
 		s.c.skip--
 		s.held = s.held[:0]
 		return true
 	}
-	for _, h := range s.held {
-		if h.number >= number-s.before && !s.context(h.number, h.line) {
-			return false
+	if s.c.done.Results < s.c.max { // else emit ends the answer, truncated
+		for _, h := range s.held {
+			if h.number >= number-s.before && !s.context(h.number, h.line) {
+				return false
+			}
 		}
 	}
 	s.held = s.held[:0]
 	text, subs := snippetSpans(line, spans)
 	d := protocol.Data(text)
 	s.err = s.c.emit(&protocol.Item{Path: s.path, LineNumber: number, Text: &d, Submatches: subs})
+	s.last = number
 	return s.err == nil
 }
 
-// Context implements search.Sink.
+// Context implements search.Sink. A line within after lines of the last
+// result sent goes out at once; any other is before-context of a result to
+// come, held (the last before of them; their bytes stay valid while this
+// file is searched) until that result says whether it is sent: not when it
+// is skipped (an offset) or past max_results.
 func (s *sink) Context(number int, line []byte) bool {
-	if s.c.skipping() {
-		// Kept until a result says whether it is its context; the bytes
-		// stay valid while this file is searched.
-		if s.before == 0 {
-			return true
-		}
-		if len(s.held) == s.before {
-			s.held = append(s.held[:0], s.held[1:]...)
-		}
-		s.held = append(s.held, heldLine{number, line})
+	if s.last > 0 && number <= s.last+s.after {
+		return s.context(number, line)
+	}
+	if s.before == 0 {
 		return true
 	}
-	return s.context(number, line)
+	if len(s.held) == s.before {
+		s.held = append(s.held[:0], s.held[1:]...)
+	}
+	s.held = append(s.held, heldLine{number, line})
+	return true
 }
 
 func (s *sink) context(number int, line []byte) bool {

@@ -158,7 +158,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
-	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, multi: a.Multiline}
+	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline}
 	search1 := func(rel, full string) error {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)

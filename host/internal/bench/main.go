@@ -66,6 +66,18 @@ func cases() []benchCase {
 	noIgnoreGlob.NoIgnore = true
 	noIgnoreGrep := grep("needleInSource", true, files, "")
 	noIgnoreGrep.NoIgnore = true
+	// Grep's options (issue 11): context, words, several patterns, lines
+	// that do not match, a match across lines.
+	withContext := grep("errors.New", true, content, "")
+	withContext.Context = 2
+	word := grep("err", false, content, "")
+	word.Word = true
+	several := grep("TODO", false, content, "")
+	several.Patterns = protocol.Strings{"FIXME"}
+	invert := grep("e", false, count, "")
+	invert.Invert = true
+	multiline := grep(`\) Read\([^)]*\) \(n int, err error\) \{\n\s+if`, false, content, "")
+	multiline.Multiline = true
 	return []benchCase{
 		{name: "glob *.go (11,000 results)", tree: "go", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "*.go"}, glob: glob("*.go")},
 		{name: "glob *.c", tree: "c", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.c"}, cli: []string{"glob", "*.c"}, glob: glob("*.c")},
@@ -84,6 +96,11 @@ func cases() []benchCase {
 		{name: "grep -l (?i)error", tree: "go", goal: 2, ref: rg("-l", "(?i)error"), cli: []string{"grep", "-l", "(?i)error"}, grep: grep("(?i)error", false, files, "")},
 		{name: `grep -c [a-z]{20,}`, tree: "go", goal: 2, ref: rg("-c", "[a-z]{20,}"), cli: []string{"grep", "-c", "[a-z]{20,}"}, grep: grep("[a-z]{20,}", false, count, "")},
 		{name: `grep -l \bfoo\w*`, tree: "go", goal: 2, ref: rg("-l", `\bfoo\w*`), cli: []string{"grep", "-l", `\bfoo\w*`}, grep: grep(`\bfoo\w*`, false, files, "")},
+		{name: "grep -n -C 2 common literal", tree: "go", ref: rg("-n", "-C", "2", "-F", "errors.New"), cli: []string{"grep", "-C", "2", "-F", "errors.New"}, grep: withContext},
+		{name: "grep -n -w err", tree: "go", ref: rg("-n", "-w", "err"), cli: []string{"grep", "-w", "err"}, grep: word},
+		{name: "grep -n -e TODO -e FIXME", tree: "go", ref: rg("-n", "-e", "TODO", "-e", "FIXME"), cli: []string{"grep", "-e", "TODO", "-e", "FIXME"}, grep: several},
+		{name: "grep -c -v e", tree: "go", ref: rg("-c", "-v", "e"), cli: []string{"grep", "-c", "-v", "e"}, grep: invert},
+		{name: "grep -n -U across lines", tree: "go", ref: rg("-n", "-U", "--multiline-dotall", multiline.Pattern), cli: []string{"grep", "-U", multiline.Pattern}, grep: multiline},
 		// A project whose node_modules/ is ignored: the same calls with and
 		// without ignore files. Ignoring must make them faster.
 		{name: "glob *.js, node_modules/ ignored", tree: "node", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.js"}, cli: []string{"glob", "*.js"}, glob: glob("*.js")},
