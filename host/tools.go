@@ -235,9 +235,9 @@ var grepSchema = `{
     "multiline": {"type": "boolean", "description": "Let a match span lines; . matches a newline too (rg -U), e.g. \"type \\w+ struct \\{[^}]*Name\"."},
     "max_count": {"type": "integer", "minimum": 1, "description": "At most this many matching lines from each file (rg -m), e.g. 1 for the first in each."},
     "word": {"type": "boolean", "description": "Match whole words only (rg -w): \"err\" then misses \"errors\"."},
-    "invert": {"type": "boolean", "description": "Take the lines that do not match (rg -v)."},
-    "only_matching": {"type": "boolean", "description": "Content mode: each match on its own line, the matched text only (rg -o)."},
-    "crlf": {"type": "boolean", "description": "Read \\r\\n as a line end, so $ matches before \\r (rg --crlf); a final \\r is never shown."},
+    "invert": {"type": "boolean", "description": "Take the lines that do not match (rg -v), e.g. pattern \"^\\s*//\" with invert: true for lines that are not comments."},
+    "only_matching": {"type": "boolean", "description": "Content mode: each match on its own line, the matched text only (rg -o), e.g. pattern \"https?://\\S+\" lists the URLs."},
+    "crlf": {"type": "boolean", "description": "Read \\r\\n as a line end, so $ matches before \\r (rg --crlf), e.g. pattern \";$\" in Windows files; a final \\r is never shown."},
     ` + whichSchema + `
   },
   "required": ["pattern"],
