@@ -53,20 +53,18 @@ const (
 
 const during = "before the search finished; results found until then are shown"
 
-// Glob finds files by name or path. The Result is never nil; the error is
-// the Result's typed error, if any. The Result holds at most
-// WithMaxResultBytes of results; GlobEach holds none.
+// Glob finds files by name or path: PrepareGlob, then Run. The Result is
+// never nil; the error is the Result's typed error, if any. The Result
+// holds at most WithMaxResultBytes of results; GlobEach holds none.
 func (r *Runner) Glob(ctx context.Context, args GlobArgs) (*Result, error) {
-	wire := protocol.GlobArgs(args)
-	return r.do(ctx, r.globResult(args), protocol.Request{Glob: &wire}, nil)
+	return r.GlobEach(ctx, args, nil)
 }
 
-// Grep searches file contents. The Result is never nil; the error is the
-// Result's typed error, if any. The Result holds at most
-// WithMaxResultBytes of results; GrepEach holds none.
+// Grep searches file contents: PrepareGrep, then Run. The Result is never
+// nil; the error is the Result's typed error, if any. The Result holds at
+// most WithMaxResultBytes of results; GrepEach holds none.
 func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
-	wire := protocol.GrepArgs(args)
-	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &wire}, nil)
+	return r.GrepEach(ctx, args, nil)
 }
 
 // GlobEach is Glob that hands each result to fn as the module sends it,
@@ -74,15 +72,21 @@ func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
 // number of results. The Result it returns has no Items. If fn returns an
 // error, the call stops; its Result is partial, with code cancelled.
 func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
-	wire := protocol.GlobArgs(args)
-	return r.do(ctx, r.globResult(args), protocol.Request{Glob: &wire}, fn)
+	p, err := r.PrepareGlob(args)
+	if err != nil {
+		return r.prepareFailed("glob", args.Pattern, args.Path, err)
+	}
+	return p.run(ctx, fn)
 }
 
 // GrepEach is Grep that hands each result to fn as it arrives, as GlobEach
 // does.
 func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) error) (*Result, error) {
-	wire := protocol.GrepArgs(args)
-	return r.do(ctx, r.grepResult(args), protocol.Request{Grep: &wire}, fn)
+	p, err := r.PrepareGrep(args)
+	if err != nil {
+		return r.prepareFailed("grep", args.Pattern, args.Path, err)
+	}
+	return p.run(ctx, fn)
 }
 
 func (r *Runner) globResult(args GlobArgs) *Result {
@@ -132,6 +136,10 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each
 	if each == nil {
 		req.Limits.MaxOutputBytes = r.cfg.maxResultBytes
 	}
+	progress, showProgress := progressOf(ctx)
+	if showProgress {
+		req.Limits.ProgressMS = max(1, progress.every.Milliseconds())
+	}
 	req.Policy = r.policy
 	line, err := json.Marshal(req)
 	if err != nil {
@@ -154,6 +162,8 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each
 			}
 		case l.Problem != nil:
 			res.Problems = append(res.Problems, fromProblem(l.Problem))
+		case l.Progress != nil && showProgress:
+			progress.fn(*l.Progress)
 		}
 		return nil
 	})

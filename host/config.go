@@ -43,6 +43,13 @@ type Config interface {
 	// WithRootPolicy sets what the root named name lets calls see: hidden
 	// files, a deny list, ignore rules from outside it (RootPolicy).
 	WithRootPolicy(name string, p RootPolicy) Config
+	// WithReadGuard sets a guard consulted before every call with what it
+	// will read; a call it denies fails with CodeDenied (ReadGuard).
+	WithReadGuard(ReadGuard) Config
+	// WithAudit sets a function that receives a record of every call when
+	// it ends (AuditRecord; its String is one line). It runs on the
+	// goroutine of the call.
+	WithAudit(func(AuditRecord)) Config
 }
 
 // Root is a readable root.
@@ -64,6 +71,8 @@ type config struct {
 	maxResultBytes int64
 	// policies are the roots' policies, by root name.
 	policies map[string]RootPolicy
+	guard    ReadGuard
+	audit    func(AuditRecord)
 	// closeOnContextDone turns on wazero's own interruption, for the
 	// benchmark that compares it with the clock's (never set otherwise).
 	closeOnContextDone bool
@@ -129,6 +138,18 @@ func (c *config) WithInstances(k int) Config {
 func (c *config) WithCacheDir(dir string) Config {
 	n := c.clone()
 	n.cacheDir = &dir
+	return n
+}
+
+func (c *config) WithReadGuard(g ReadGuard) Config {
+	n := c.clone()
+	n.guard = g
+	return n
+}
+
+func (c *config) WithAudit(fn func(AuditRecord)) Config {
+	n := c.clone()
+	n.audit = fn
 	return n
 }
 

@@ -57,47 +57,70 @@ func sizeText(n int64) string {
 
 // Call runs the tool name with a model's JSON arguments and returns the text
 // for the model (never empty: a failure is an "[Error (code): ...]" line)
-// and the Result, whose Err is the typed error if any. It takes exactly
-// what the tool's JSON Schema allows: one JSON object, keys spelled as the
-// schema spells them (case counts), none twice, nothing after it, each
-// value of its type and within its range; anything else is
-// invalid_argument, saying what was wrong.
+// and the Result, whose Err is the typed error if any: Prepare, then Run.
 func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (string, *Result) {
-	var res *Result
-	switch name {
-	case "glob":
-		res = callTool(ctx, name, args, globValidator, t.r.Glob)
-	case "grep":
-		res = callTool(ctx, name, args, grepValidator, t.r.Grep)
-	default:
-		res = failedResult(name, newError(CodeInvalidArgument, fmt.Sprintf("host: unknown tool %q, want glob or grep", name)))
+	p, err := t.Prepare(name, args)
+	if err != nil {
+		res := failedResult(name, err.(*Error))
+		if audit := t.r.cfg.audit; audit != nil {
+			audit(AuditRecord{Tool: name, Status: StatusFailed, Code: res.Done.Error.Code})
+		}
+		return res.Text(), res
 	}
+	res, _ := p.Run(ctx)
 	return res.Text(), res
 }
 
-// callTool decodes a model's arguments strictly (see Call) and runs the
-// tool.
-func callTool[A any](ctx context.Context, name string, args json.RawMessage, schema *jsonschema.Resolved,
-	run func(context.Context, A) (*Result, error)) *Result {
-	bad := func(err error) *Result {
-		return failedResult(name, newError(CodeInvalidArgument, "host: bad arguments for "+name+": "+err.Error()))
+// Prepare validates a model's JSON arguments for the tool name and prepares
+// the call (Runner.PrepareGlob, PrepareGrep). It takes exactly what the
+// tool's JSON Schema allows: one JSON object, keys spelled as the schema
+// spells them (case counts), none twice, nothing after it, each value of
+// its type and within its range, null for a property left out (as strict
+// schemas send it, StrictSpecs); anything else is CodeInvalidArgument,
+// saying what was wrong. The error is an *Error.
+func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
+	switch name {
+	case "glob":
+		a, err := decodeArgs[GlobArgs](name, args, globValidator)
+		if err != nil {
+			return nil, err
+		}
+		return t.r.PrepareGlob(a)
+	case "grep":
+		a, err := decodeArgs[GrepArgs](name, args, grepValidator)
+		if err != nil {
+			return nil, err
+		}
+		return t.r.PrepareGrep(a)
+	}
+	return nil, newError(CodeInvalidArgument, fmt.Sprintf("host: unknown tool %q, want glob or grep", name))
+}
+
+// decodeArgs decodes a model's arguments strictly (see Prepare).
+func decodeArgs[A any](name string, args json.RawMessage, schema *jsonschema.Resolved) (A, error) {
+	var a A
+	bad := func(err error) (A, error) {
+		return a, newError(CodeInvalidArgument, "host: bad arguments for "+name+": "+err.Error())
 	}
 	if err := oneObject(args); err != nil {
 		return bad(err)
 	}
-	var instance any
+	var instance map[string]any
 	if err := json.Unmarshal(args, &instance); err != nil {
 		return bad(err)
+	}
+	for k, v := range instance {
+		if v == nil {
+			delete(instance, k) // null: left out
+		}
 	}
 	if err := schema.Validate(instance); err != nil {
 		return bad(schemaError(err))
 	}
-	var a A
 	if err := json.Unmarshal(args, &a); err != nil {
 		return bad(err)
 	}
-	res, _ := run(ctx, a)
-	return res
+	return a, nil
 }
 
 // oneObject checks what a JSON Schema cannot see once the JSON is decoded:

@@ -294,6 +294,7 @@ const (
 	CodeBudget          = protocol.CodeBudget          // the work budget was spent
 	CodeCancelled       = protocol.CodeCancelled       // the caller cancelled the call
 	CodeMemory          = protocol.CodeMemory          // the module reached its memory cap
+	CodeDenied          = protocol.CodeDenied          // the read guard refused the call
 	CodeInternal        = protocol.CodeInternal        // a bug, or a module that stopped
 )
 

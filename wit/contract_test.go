@@ -25,6 +25,7 @@ var records = map[string]reflect.Type{
 	"limits":       reflect.TypeFor[protocol.Limits](),
 	"item":         reflect.TypeFor[protocol.Item](),
 	"span":         reflect.TypeFor[protocol.Span](),
+	"progress":     reflect.TypeFor[protocol.Progress](),
 	"problem":      reflect.TypeFor[protocol.Problem](),
 	"call-error":   reflect.TypeFor[protocol.Error](),
 	"skipped":      reflect.TypeFor[protocol.Skipped](),

@@ -236,6 +236,10 @@ type Limits struct {
 	// host that holds a call's results holds at most this much (Truncated
 	// and Narrow say so when it is reached).
 	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
+	// ProgressMS, if positive, asks for a Progress line at most this
+	// often while the call runs (a host that shows progress; answers
+	// then depend on timing, so conformance never asks).
+	ProgressMS int64 `json:"progress_ms,omitempty"`
 }
 
 // MaxDeadlineMS bounds Limits.DeadlineMS: a year, far past any call, and
@@ -250,12 +254,21 @@ const MaxDeadlineMS = 365 * 24 * 3600 * 1000
 // grows to 16 MiB.
 const DefaultMaxFileSize = 8 << 20
 
-// Line is one line of a response. Exactly one of Item, Problem, Done is set.
+// Line is one line of a response. Exactly one of Item, Problem, Progress,
+// Done is set.
 type Line struct {
-	ID      string   `json:"id"`
-	Item    *Item    `json:"item,omitempty"`
-	Problem *Problem `json:"problem,omitempty"`
-	Done    *Done    `json:"done,omitempty"`
+	ID       string    `json:"id"`
+	Item     *Item     `json:"item,omitempty"`
+	Problem  *Problem  `json:"problem,omitempty"`
+	Progress *Progress `json:"progress,omitempty"`
+	Done     *Done     `json:"done,omitempty"`
+}
+
+// Progress is how far a running call got (Limits.ProgressMS).
+type Progress struct {
+	Entries   int64 `json:"entries"`    // directory entries visited
+	FilesRead int64 `json:"files_read"` // files searched
+	Results   int   `json:"results"`    // results sent
 }
 
 // Item is one result. Glob and files_with_matches set Path; content sets
@@ -346,13 +359,14 @@ const (
 	CodeBudget          = "budget"
 	CodeCancelled       = "cancelled"
 	CodeMemory          = "memory"
+	CodeDenied          = "denied"
 	CodeInternal        = "internal"
 )
 
 // Codes lists every error code, in the order of the WIT enum.
 var Codes = []string{
 	CodeInvalidPattern, CodeInvalidArgument, CodeNotFound, CodeNotADirectory,
-	CodeOutsideRoot, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeInternal,
+	CodeOutsideRoot, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeDenied, CodeInternal,
 }
 
 // Error is a typed failure of a whole call.

@@ -30,3 +30,44 @@ func CheckRootNames(names []string) error {
 	}
 	return nil
 }
+
+// ResolvePath finds what a path argument names among the roots (by name,
+// the default first): the index of the root and the clean path below it
+// ("" for the root itself). Relative paths are below the default root;
+// absolute ones must be a root's name or below it. ".." that leaves a root
+// is an error, never a clamp, and so is any path into .git.
+func ResolvePath(names []string, p string) (root int, rel string, err *Error) {
+	outside := func() (int, string, *Error) {
+		return 0, "", NewError(CodeOutsideRoot,
+			fmt.Sprintf("path %q is outside the readable roots (%s)", p, strings.Join(names, ", ")))
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return 0, "", NewError(CodeInvalidArgument, "path contains a NUL byte")
+	}
+	if strings.HasPrefix(p, "/") {
+		clean := path.Clean(p)
+		root = -1
+		for i, name := range names {
+			if clean == name || strings.HasPrefix(clean, name+"/") {
+				root, rel = i, strings.TrimPrefix(strings.TrimPrefix(clean, name), "/")
+				break
+			}
+		}
+		if root < 0 {
+			return outside()
+		}
+	} else {
+		rel = path.Clean(p) // "" becomes "."
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			return outside()
+		}
+		if rel == "." {
+			rel = ""
+		}
+	}
+	if slices.Contains(strings.Split(rel, "/"), ".git") {
+		return 0, "", NewError(CodeOutsideRoot,
+			fmt.Sprintf("path %q is inside .git, which is never read (it can hold credentials)", p))
+	}
+	return root, rel, nil
+}

@@ -35,8 +35,10 @@ type call struct {
 	maxEntries int64
 	maxBytes   int64
 	maxSize    int64
-	maxOutput  int64 // bytes of item lines; 0: no bound
-	output     int64 // bytes of item lines written
+	maxOutput  int64         // bytes of item lines; 0: no bound
+	progress   time.Duration // between progress lines; 0: none
+	progressAt time.Time     // when the next one is due
+	output     int64         // bytes of item lines written
 	entries    int64
 	meter      *meter.Meter
 
@@ -82,6 +84,10 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 			c.deadline = s.now().Add(time.Duration(l.DeadlineMS) * time.Millisecond)
 		}
 		c.maxEntries, c.maxBytes, c.maxOutput = l.MaxEntries, l.MaxBytes, l.MaxOutputBytes
+		if l.ProgressMS > 0 {
+			c.progress = time.Duration(min(l.ProgressMS, protocol.MaxDeadlineMS)) * time.Millisecond
+			c.progressAt = s.now().Add(c.progress)
+		}
 		if l.MaxFileSize > 0 {
 			c.maxSize = l.MaxFileSize
 		}
@@ -137,8 +143,18 @@ func (c *call) check() error {
 // call at its deadline. A host that cancels a call moves the module's clock
 // past every deadline, so this is also where a cancellation is noticed.
 func (c *call) checkClock() error {
-	if !c.deadline.IsZero() && !c.now().Before(c.deadline) {
+	now := c.now()
+	if !c.deadline.IsZero() && !now.Before(c.deadline) {
 		return protocol.NewError(protocol.CodeDeadline, "deadline reached before the search finished")
+	}
+	if c.progress > 0 && c.started && !now.Before(c.progressAt) {
+		// Between two lines: the meter is never charged while one is
+		// written.
+		c.progressAt = now.Add(c.progress)
+		if c.write(&protocol.Line{ID: c.id, Progress: &protocol.Progress{
+			Entries: c.entries, FilesRead: c.done.Stats.FilesRead, Results: c.done.Results}}) == nil {
+			c.writeErr = c.bw.Flush()
+		}
 	}
 	return nil
 }

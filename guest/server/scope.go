@@ -26,47 +26,15 @@ type scope struct {
 // absolute ones must be a root's name or below it. ".." that leaves a root is
 // an error, never a clamp.
 func (s *Server) scope(p string) (scope, *protocol.Error) {
-	outside := func() *protocol.Error {
-		names := make([]string, len(s.roots))
-		for i, r := range s.roots {
-			names[i] = r.Name
-		}
-		return protocol.NewError(protocol.CodeOutsideRoot,
-			fmt.Sprintf("path %q is outside the readable roots (%s)", p, strings.Join(names, ", ")))
+	names := make([]string, len(s.roots))
+	for i, r := range s.roots {
+		names[i] = r.Name
 	}
-	if strings.IndexByte(p, 0) >= 0 {
-		return scope{}, protocol.NewError(protocol.CodeInvalidArgument, "path contains a NUL byte")
+	i, rel, perr := protocol.ResolvePath(names, p)
+	if perr != nil {
+		return scope{}, perr
 	}
-	var sc scope
-	if strings.HasPrefix(p, "/") {
-		clean := path.Clean(p)
-		found := false
-		for i, r := range s.roots {
-			if clean == r.Name || strings.HasPrefix(clean, r.Name+"/") {
-				sc = scope{root: r, isDefault: i == 0, rel: strings.TrimPrefix(strings.TrimPrefix(clean, r.Name), "/")}
-				found = true
-				break
-			}
-		}
-		if !found {
-			return scope{}, outside()
-		}
-	} else {
-		clean := path.Clean(p) // "" becomes "."
-		if clean == ".." || strings.HasPrefix(clean, "../") {
-			return scope{}, outside()
-		}
-		if clean == "." {
-			clean = ""
-		}
-		sc = scope{root: s.roots[0], isDefault: true, rel: clean}
-	}
-	for _, part := range strings.Split(sc.rel, "/") {
-		if part == ".git" {
-			return scope{}, protocol.NewError(protocol.CodeOutsideRoot,
-				fmt.Sprintf("path %q is inside .git, which is never read (it can hold credentials)", p))
-		}
-	}
+	sc := scope{root: s.roots[i], isDefault: i == 0, rel: rel}
 	sc.full = sc.root.Dir
 	if sc.rel != "" {
 		sc.full += "/" + sc.rel

@@ -39,10 +39,11 @@ const usage = `usage:
   rootbound glob [flags] PATTERN [PATH]   find files by name or path (* ? ** [a-z] {a,b})
   rootbound grep [flags] PATTERN [PATH]   search file contents (RE2, or -F for a literal)
   rootbound serve --root NAME=DIR ...     answer protocol requests on stdin, one JSON line each
+  rootbound mcp --root NAME=DIR ...       serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
   rootbound version                       print the version and the module's hash
 
 PATH is a directory or a file (default: the current directory).
-Run 'rootbound glob --help', 'rootbound grep --help' or 'rootbound serve --help' for flags.
+Run 'rootbound glob --help', 'rootbound grep --help', 'rootbound serve --help' or 'rootbound mcp --help' for flags.
 `
 
 func main() {
@@ -59,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return search(args[0], args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdin, stdout, stderr)
+	case "mcp":
+		return mcpServe(args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, version())
 		return 0
@@ -435,19 +438,12 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if len(*roots) == 0 || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "rootbound serve: want --root NAME=DIR (one or more) and nothing else")
+	cfg, err := rootsConfig(*roots, fs.NArg())
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound serve:", err)
 		return 2
 	}
-	cfg := host.NewConfig().WithTimeout(*timeout).WithInstances(*instances)
-	for _, root := range *roots {
-		name, dir, ok := strings.Cut(root, "=")
-		if !ok {
-			fmt.Fprintf(stderr, "rootbound serve: --root %q, want NAME=DIR\n", root)
-			return 2
-		}
-		cfg = cfg.WithRoot(name, dir)
-	}
+	cfg = cfg.WithTimeout(*timeout).WithInstances(*instances)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r, err := host.NewRunner(ctx, cfg)

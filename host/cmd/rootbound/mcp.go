@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	flag "github.com/spf13/pflag"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/host/mcpserver"
+)
+
+const mcpUsage = `usage: rootbound mcp --root NAME=DIR [--root NAME=DIR ...] [--http 127.0.0.1:PORT]
+
+Serves glob and grep over the Model Context Protocol: on stdin and stdout by
+default, or on streamable HTTP at --http (loopback unless --token is set;
+the token is read from the environment variable ROOTBOUND_MCP_TOKEN).
+
+`
+
+// mcpServe runs the MCP server.
+func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rootbound mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	roots := fs.StringArray("root", nil, "NAME=DIR: a readable root, named as calls and results name it (repeat it; the first is the default)")
+	addr := fs.String("http", "", "serve streamable HTTP at this address (127.0.0.1:PORT) instead of stdio")
+	origins := fs.StringArray("allow-origin", nil, "an origin allowed besides loopback ones (repeat it)")
+	timeout := fs.Duration("timeout", 20*time.Second, "the longest a call may run")
+	audit := fs.Bool("audit", false, "write one line per call to stderr")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "%s%s", mcpUsage, fs.FlagUsages())
+			return 0
+		}
+		return 2
+	}
+	cfg, err := rootsConfig(*roots, fs.NArg())
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound mcp:", err)
+		return 2
+	}
+	token := os.Getenv("ROOTBOUND_MCP_TOKEN")
+	if *addr != "" {
+		h, _, err := net.SplitHostPort(*addr)
+		if err != nil {
+			fmt.Fprintln(stderr, "rootbound mcp: --http:", err)
+			return 2
+		}
+		if !mcpserver.Loopback(h) && token == "" {
+			fmt.Fprintf(stderr, "rootbound mcp: --http %s is not a loopback address: set ROOTBOUND_MCP_TOKEN to serve it\n", *addr)
+			return 2
+		}
+	}
+	opts := mcpserver.Options{Version: version()}
+	if *audit {
+		opts.Audit = func(a host.AuditRecord) { fmt.Fprintln(stderr, "rootbound: audit:", a) }
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	s, err := mcpserver.New(ctx, cfg.WithTimeout(*timeout), opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound mcp:", err)
+		return 2
+	}
+	defer s.Close(context.Background())
+	if *addr == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
+		if err := s.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintln(stderr, "rootbound mcp:", err)
+			return 2
+		}
+		return 0
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound mcp:", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "rootbound mcp: serving http://%s/\n", ln.Addr())
+	srv := &http.Server{Handler: s.HTTPHandler(mcpserver.HTTPOptions{Token: token, Origins: *origins}), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "rootbound mcp:", err)
+		return 2
+	}
+	return 0
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// rootsConfig makes a Config of --root NAME=DIR flags (and wants no other
+// argument).
+func rootsConfig(roots []string, extra int) (host.Config, error) {
+	if len(roots) == 0 || extra > 0 {
+		return nil, errors.New("want --root NAME=DIR (one or more) and nothing else")
+	}
+	cfg := host.NewConfig()
+	for _, root := range roots {
+		name, dir, ok := strings.Cut(root, "=")
+		if !ok {
+			return nil, fmt.Errorf("--root %q, want NAME=DIR", root)
+		}
+		cfg = cfg.WithRoot(name, dir)
+	}
+	return cfg, nil
+}

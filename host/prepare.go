@@ -1,0 +1,178 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rootbound/rootbound/guest/match"
+	"github.com/rootbound/rootbound/guest/protocol"
+)
+
+// Read is what a prepared call will read: a root and a path below it, as a
+// permission layer grants or denies filesystem.read.
+type Read struct {
+	// Root is the root's name ("/workspace").
+	Root string
+	// Path is the search path below the root, slash-separated and clean
+	// ("src/app"); empty for the whole root.
+	Path string
+	// Dir is the host directory or file behind it, for a permission layer
+	// on the host; never shown to a model.
+	Dir string
+}
+
+// String writes the read as calls and results name it: the root's name
+// and the path below it.
+func (rd Read) String() string {
+	if rd.Path == "" {
+		return rd.Root
+	}
+	return rd.Root + "/" + rd.Path
+}
+
+// ReadGuard is consulted before every call (Config.WithReadGuard) with the
+// tool and what it will read. An error denies the call: it fails with
+// CodeDenied, whose message carries the error's text, and reads nothing.
+type ReadGuard func(ctx context.Context, tool string, reads []Read) error
+
+// Prepared is a call validated once, its reads resolved: Reads says what
+// it will read before it runs, and Run runs exactly it (the arguments were
+// copied when it was prepared). It may run more than once.
+type Prepared struct {
+	r     *Runner
+	tool  string
+	glob  *GlobArgs
+	grep  *GrepArgs
+	reads []Read
+}
+
+// Tool is "glob" or "grep".
+func (p *Prepared) Tool() string { return p.tool }
+
+// Reads returns what the call will read.
+func (p *Prepared) Reads() []Read { return append([]Read(nil), p.reads...) }
+
+// PrepareGlob validates a glob call (its pattern and path) and resolves
+// what it will read. The error is an *Error: CodeInvalidPattern or
+// CodeOutsideRoot. Arguments the module checks (ranges, names of types) are
+// checked again when it runs.
+func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
+	if _, err := match.CompileGlob(args.Pattern, args.CaseInsensitive); err != nil {
+		return nil, patternError(err)
+	}
+	rd, err := r.resolve(args.Path)
+	if err != nil {
+		return nil, err
+	}
+	args.Exclude, args.Type, args.TypeNot = clone(args.Exclude), clone(args.Type), clone(args.TypeNot)
+	return &Prepared{r: r, tool: "glob", glob: &args, reads: []Read{rd}}, nil
+}
+
+// PrepareGrep validates a grep call (its patterns, globs and path) and
+// resolves what it will read, as PrepareGlob does.
+func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
+	if _, err := match.Compile(append([]string{args.Pattern}, args.Patterns...), match.Options{
+		Literal: args.Literal, Case: args.Case, Word: args.Word, CRLF: args.CRLF, Multiline: args.Multiline}); err != nil {
+		return nil, patternError(err)
+	}
+	if _, err := match.CompileFilter(args.Glob, false); err != nil {
+		return nil, patternError(err)
+	}
+	rd, err := r.resolve(args.Path)
+	if err != nil {
+		return nil, err
+	}
+	args.Glob, args.Type, args.TypeNot, args.Patterns = clone(args.Glob), clone(args.Type), clone(args.TypeNot), clone(args.Patterns)
+	return &Prepared{r: r, tool: "grep", grep: &args, reads: []Read{rd}}, nil
+}
+
+// patternError types a pattern's error as the module does: a pattern that
+// does not compile is CodeInvalidPattern, any other argument
+// CodeInvalidArgument.
+func patternError(err error) *Error {
+	var pe *match.PatternError
+	if errors.As(err, &pe) {
+		return newError(CodeInvalidPattern, err.Error())
+	}
+	return newError(CodeInvalidArgument, err.Error())
+}
+
+func clone(s Strings) Strings {
+	if s == nil {
+		return nil
+	}
+	return append(Strings(nil), s...)
+}
+
+// resolve finds the root and the path below it that a path argument
+// names, as the module does (protocol.ResolvePath, whose errors it gives).
+func (r *Runner) resolve(p string) (Read, *Error) {
+	names := make([]string, len(r.cfg.roots))
+	for i, rt := range r.cfg.roots {
+		names[i] = rt.Name
+	}
+	i, rel, err := protocol.ResolvePath(names, p)
+	if err != nil {
+		return Read{}, fromError(err)
+	}
+	root := r.cfg.roots[i]
+	return Read{Root: root.Name, Path: rel, Dir: filepath.Join(root.Dir, filepath.FromSlash(rel))}, nil
+}
+
+// Run runs the prepared call, after the read guard allows it. The Result
+// is never nil; the error is its typed error, if any.
+func (p *Prepared) Run(ctx context.Context) (*Result, error) { return p.run(ctx, nil) }
+
+// RunEach runs the prepared call handing each result to fn as it arrives,
+// as GlobEach and GrepEach do.
+func (p *Prepared) RunEach(ctx context.Context, fn func(Item) error) (*Result, error) {
+	return p.run(ctx, fn)
+}
+
+func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, error) {
+	start := time.Now()
+	var res *Result
+	var req protocol.Request
+	if p.glob != nil {
+		res = p.r.globResult(*p.glob)
+		wire := protocol.GlobArgs(*p.glob)
+		req.Glob = &wire
+	} else {
+		res = p.r.grepResult(*p.grep)
+		wire := protocol.GrepArgs(*p.grep)
+		req.Grep = &wire
+	}
+	if guard := p.r.cfg.guard; guard != nil {
+		if err := guard(ctx, p.tool, p.Reads()); err != nil {
+			res.Done = failed(CodeDenied, fmt.Sprintf("host: reading %s was denied: %v", readsText(p.reads), err))
+		}
+	}
+	if res.Done.Error == nil {
+		p.r.do(ctx, res, req, each)
+	}
+	if audit := p.r.cfg.audit; audit != nil {
+		audit(p.audit(res, time.Since(start)))
+	}
+	return res, res.Err()
+}
+
+func readsText(reads []Read) string {
+	s := make([]string, len(reads))
+	for i, rd := range reads {
+		s[i] = rd.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+// prepareFailed is the Result of a call that could not be prepared.
+func (r *Runner) prepareFailed(tool, pattern, p string, err error) (*Result, error) {
+	res := &Result{Tool: tool, Pattern: pattern, Path: r.where(p), Done: Done{Status: StatusFailed, Error: err.(*Error)}}
+	if audit := r.cfg.audit; audit != nil {
+		audit(AuditRecord{Tool: tool, Pattern: pattern, Path: res.Path, Status: StatusFailed, Code: res.Done.Error.Code})
+	}
+	return res, res.Err()
+}
