@@ -8,7 +8,7 @@ WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldfla
 # A count, not a duration: see RATIONALE.md (go.dev/issue/75804).
 FUZZTIME ?= 200000x
 
-.PHONY: all wasm wasm-check build test hostile conformance component check bench fuzz tools
+.PHONY: all wasm wasm-check build test hostile conformance component mcp-clients check bench fuzz tools
 
 all: build
 
@@ -39,6 +39,7 @@ test: wasm-check tools
 	  echo "ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' ./..." && \
 	  ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' ./... && \
 	  $(MAKE) --no-print-directory conformance && \
+	  $(MAKE) --no-print-directory mcp-clients && \
 	  $(MAKE) --no-print-directory hostile
 
 HOSTILE := TestHostile|TestSwapRace
@@ -50,6 +51,11 @@ component:
 ## conformance: every case of testdata/conformance on every runner (native, wazero, Node, component, wasmtime); prints runners x cases
 conformance: component
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run TestConformance -count=1 -v | grep -E '^([|]|--- FAIL|FAIL|ok|panic)|conformance_test.go'
+
+## mcp-clients: rootbound mcp driven by the official TypeScript SDK's client (from npm, on Node), over stdio and HTTP
+mcp-clients:
+	cd examples/mcp && npm ci --no-audit --no-fund --loglevel=error
+	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./examples/mcp -count=1 -v | grep -E '^(ok|FAIL|--- FAIL|panic)|^\s+mcp_test.go|(ok|FAIL): '
 
 ## hostile: hostile trees and inputs on every runtime; prints the table of cases x runtimes
 hostile:
