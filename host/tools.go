@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -41,6 +42,64 @@ func (t *Tools) Specs() []ToolSpec {
 	return []ToolSpec{
 		{Name: "glob", Description: globDescription, InputSchema: json.RawMessage(globSchema)},
 		{Name: "grep", Description: fmt.Sprintf(grepDescription, sizeText(size)), InputSchema: json.RawMessage(grepSchema)},
+	}
+}
+
+// StrictSpecs returns the specs with schemas for strict function calling
+// (OpenAI's strict mode, structured outputs): every property required, an
+// optional one nullable (Call and Prepare take null as left out), and no
+// minLength, which strict modes refuse (Call still checks it).
+func (t *Tools) StrictSpecs() []ToolSpec {
+	specs := t.Specs()
+	for i := range specs {
+		var schema map[string]any
+		if err := json.Unmarshal(specs[i].InputSchema, &schema); err != nil {
+			panic("host: tool schema: " + err.Error())
+		}
+		props := schema["properties"].(map[string]any)
+		required := map[string]bool{}
+		for _, r := range schema["required"].([]any) {
+			required[r.(string)] = true
+		}
+		names := make([]string, 0, len(props))
+		for name, p := range props {
+			names = append(names, name)
+			prop := p.(map[string]any)
+			strictProperty(prop)
+			if !required[name] {
+				nullable(prop)
+			}
+		}
+		slices.Sort(names)
+		schema["required"] = names
+		specs[i].InputSchema, _ = json.Marshal(schema)
+	}
+	return specs
+}
+
+// strictProperty drops what strict modes refuse from a property's schema.
+func strictProperty(prop map[string]any) {
+	delete(prop, "minLength")
+	if items, ok := prop["items"].(map[string]any); ok {
+		strictProperty(items)
+	}
+	if alts, ok := prop["anyOf"].([]any); ok {
+		for _, a := range alts {
+			strictProperty(a.(map[string]any))
+		}
+	}
+}
+
+// nullable lets a property's schema take null too.
+func nullable(prop map[string]any) {
+	switch {
+	case prop["anyOf"] != nil:
+		prop["anyOf"] = append(prop["anyOf"].([]any), map[string]any{"type": "null"})
+	case prop["type"] != nil:
+		prop["type"] = []any{prop["type"], "null"}
+		if enum, ok := prop["enum"].([]any); ok {
+			prop["enum"] = append(enum, nil)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,5 +50,42 @@ func TestToolsCall(t *testing.T) {
 	specs := tools.Specs()
 	if len(specs) != 2 || specs[0].Name != "glob" || specs[1].Name != "grep" || !json.Valid(specs[1].InputSchema) {
 		t.Errorf("specs: %+v", specs)
+	}
+}
+
+// TestStrictSpecs: in the strict schemas every property is required and
+// an optional one takes null; Call takes a strict model's arguments, nulls
+// and all, and answers as for the same call without them.
+func TestStrictSpecs(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "package a // TODO\n"})
+	r := newRunner(t, host.NewConfig().WithRoot("/workspace", dir))
+	tools := host.NewTools(r)
+	for i, spec := range tools.StrictSpecs() {
+		var schema struct {
+			Properties map[string]map[string]any `json:"properties"`
+			Required   []string                  `json:"required"`
+		}
+		if err := json.Unmarshal(spec.InputSchema, &schema); err != nil {
+			t.Fatal(err)
+		}
+		if len(schema.Required) != len(schema.Properties) {
+			t.Errorf("%s: %d required of %d properties", spec.Name, len(schema.Required), len(schema.Properties))
+		}
+		if !strings.Contains(string(spec.InputSchema), `"null"`) || strings.Contains(string(spec.InputSchema), "minLength") {
+			t.Errorf("%s: %s", spec.Name, spec.InputSchema)
+		}
+		// A model under strict mode sends every property: nulls for those
+		// it leaves out.
+		args := map[string]any{}
+		for name := range schema.Properties {
+			args[name] = nil
+		}
+		args["pattern"] = map[int]string{0: "*.go", 1: "TODO"}[i]
+		b, _ := json.Marshal(args)
+		strict, _ := tools.Call(context.Background(), spec.Name, b)
+		plain, _ := tools.Call(context.Background(), spec.Name, json.RawMessage(fmt.Sprintf(`{"pattern":%q}`, args["pattern"])))
+		if strict != plain || !strings.Contains(strict, "a.go") {
+			t.Errorf("%s: with nulls %q, without %q", spec.Name, strict, plain)
+		}
 	}
 }

@@ -179,6 +179,9 @@ type Globs = Strings
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (g *Strings) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil // as encoding/json leaves other values: unchanged
+	}
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
 		*g = Strings{one}
