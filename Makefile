@@ -88,3 +88,4 @@ fuzz:
 	$(GO) test ./guest/search -run '^$$' -fuzz FuzzSearchOptions -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/search -run '^$$' -fuzz FuzzDecodeUTF16 -fuzztime $(FUZZTIME)
 	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME)
+	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 	"testing"
 
@@ -88,4 +89,40 @@ func TestStrictSpecs(t *testing.T) {
 			t.Errorf("%s: with nulls %q, without %q", spec.Name, strict, plain)
 		}
 	}
+}
+
+// FuzzPrepare: whatever a model sends, Prepare never panics; it refuses
+// with a typed code, or prepares a call whose reads are inside a root,
+// never into .git. The oracle for the reads is path.Clean of the path
+// under its root's name.
+func FuzzPrepare(f *testing.F) {
+	for _, s := range []string{`{"pattern":"*.go"}`, `{"pattern":"x","path":"../a"}`, `{"pattern":"a(","path":"/w/src"}`,
+		`{"pattern":"x","path":"/w/.git/x"}`, `{"pattern":"x","glob":null,"context":3}`, `[]`, `{"pattern":"x","pattern":"y"}`} {
+		f.Add("grep", s)
+		f.Add("glob", s)
+	}
+	dir := f.TempDir()
+	r, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir).WithRoot("/v", f.TempDir()))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer r.Close(context.Background())
+	tools := host.NewTools(r)
+	codes := map[string]bool{host.CodeInvalidArgument: true, host.CodeInvalidPattern: true, host.CodeOutsideRoot: true}
+	f.Fuzz(func(t *testing.T, name, args string) {
+		p, err := tools.Prepare(name, json.RawMessage(args))
+		if err != nil {
+			if e, ok := err.(*host.Error); !ok || !codes[e.Code] {
+				t.Fatalf("%q %q: %v", name, args, err)
+			}
+			return
+		}
+		for _, rd := range p.Reads() {
+			full := path.Clean(rd.String())
+			if full != rd.String() || !(full == "/w" || full == "/v" || strings.HasPrefix(full, "/w/") || strings.HasPrefix(full, "/v/")) ||
+				strings.Contains("/"+rd.Path+"/", "/.git/") {
+				t.Fatalf("%q %q: reads %q", name, args, rd)
+			}
+		}
+	})
 }
