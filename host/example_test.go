@@ -64,7 +64,9 @@ func ExampleRunner_PrepareGrep() {
 		}
 		return nil
 	}
-	audit := func(a host.AuditRecord) { fmt.Println("audit:", a.Tool, a.Pattern, a.Path, a.Status, a.Code, a.Results) }
+	audit := func(a host.AuditRecord) {
+		fmt.Println("audit:", a.Tool, a.Pattern, a.Path, a.Status, a.Code, a.Results)
+	}
 	ctx := context.Background()
 	r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/workspace", dir).WithReadGuard(guard).WithAudit(audit))
 	if err != nil {

@@ -83,4 +83,3 @@ func WriteEntries(t testing.TB, dir string, tree map[string]Entry) {
 		}
 	}
 }
-
