@@ -7,6 +7,9 @@ WASM     := host/rootbound.wasm
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
 # A count, not a duration: see RATIONALE.md (go.dev/issue/75804).
 FUZZTIME ?= 200000x
+# Minimizing each new input is bounded too: with Go's default of 60 s a run
+# that finds new coverage can spend minutes shrinking inputs.
+FUZZMIN ?= 10x
 
 .PHONY: all wasm wasm-check build test hostile conformance component mcp-clients check bench fuzz tools
 
@@ -76,16 +79,16 @@ bench: tools
 
 ## fuzz: each fuzz target for FUZZTIME executions (default 200000x)
 fuzz:
-	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWildmatch -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWord -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/ignore -run '^$$' -fuzz FuzzRules -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/search -run '^$$' -fuzz FuzzSearchOptions -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/search -run '^$$' -fuzz FuzzDecodeUTF16 -fuzztime $(FUZZTIME)
-	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME)
-	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME)
+	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWildmatch -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWord -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/ignore -run '^$$' -fuzz FuzzRules -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/search -run '^$$' -fuzz FuzzSearchOptions -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/search -run '^$$' -fuzz FuzzDecodeUTF16 -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)

@@ -44,7 +44,10 @@ type Config interface {
 	// files, a deny list, ignore rules from outside it (RootPolicy).
 	WithRootPolicy(name string, p RootPolicy) Config
 	// WithReadGuard sets a guard consulted before every call with what it
-	// will read; a call it denies fails with CodeDenied (ReadGuard).
+	// will read; a call it denies fails with CodeDenied (ReadGuard). Every
+	// call of the library goes through it (Glob, Grep, their Each forms,
+	// Prepared.Run, Tools.Call, the MCP server); Serve, which passes a
+	// host's own protocol lines through, does not.
 	WithReadGuard(ReadGuard) Config
 	// WithAudit sets a function that receives a record of every call when
 	// it ends (AuditRecord; its String is one line). It runs on the

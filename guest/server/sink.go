@@ -71,7 +71,6 @@ type sink struct {
 	err   error
 	// Before-context held until its result is sent (Context).
 	held []heldLine
-	text []byte
 }
 
 type heldLine struct {
