@@ -58,30 +58,21 @@ func isUnicodeWord(r rune) bool {
 // merge returns the sorted, merged ranges (pairs lo, hi) of tables.
 func merge(tables ...*unicode.RangeTable) [][2]rune {
 	var rs [][2]rune
+	add := func(lo, hi, stride rune) {
+		if stride == 1 {
+			rs = append(rs, [2]rune{lo, hi})
+			return
+		}
+		for ; lo <= hi; lo += stride {
+			rs = append(rs, [2]rune{lo, lo})
+		}
+	}
 	for _, t := range tables {
 		for _, r := range t.R16 {
-			for lo := rune(r.Lo); lo <= rune(r.Hi); lo += rune(r.Stride) {
-				hi := lo
-				if r.Stride == 1 {
-					hi = rune(r.Hi)
-				}
-				rs = append(rs, [2]rune{lo, hi})
-				if r.Stride == 1 {
-					break
-				}
-			}
+			add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 		}
 		for _, r := range t.R32 {
-			for lo := rune(r.Lo); lo <= rune(r.Hi); lo += rune(r.Stride) {
-				hi := lo
-				if r.Stride == 1 {
-					hi = rune(r.Hi)
-				}
-				rs = append(rs, [2]rune{lo, hi})
-				if r.Stride == 1 {
-					break
-				}
-			}
+			add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 		}
 	}
 	slices.SortFunc(rs, func(a, b [2]rune) int { return int(a[0] - b[0]) })
