@@ -39,10 +39,26 @@ type Options struct {
 var ErrInvertMultiline = errors.New("search: invert and multiline together are not supported")
 
 // Search finds what m matches in buf and tells sink, line by line, with
+// the context lines asked for (Searcher.Search, on a Searcher of its own).
+func Search(buf []byte, m Matcher, o Options, mt *meter.Meter, sink Sink) error {
+	return new(Searcher).Search(buf, m, o, mt, sink)
+}
+
+// Searcher searches one buffer after another. Its zero value is ready. A
+// caller that searches many files keeps one, and Search sets its fields one
+// by one: in wasm, a searcher built on the goroutine's stack for each file
+// (a local, or a struct literal copied into place) made `grep -c
+// '[a-z]{20,}'` over the Go root 40% slower (2.57 s against 1.79 s), the
+// cost growing with what the call had searched before.
+type Searcher struct{ searcher }
+
+// Search finds what m matches in buf and tells sink, line by line, with
 // the context lines asked for. Memory: nothing beyond buf and the spans of
 // one line (or of one multiline match). Every loop charges mt.
-func Search(buf []byte, m Matcher, o Options, mt *meter.Meter, sink Sink) error {
-	s := &searcher{buf: buf, m: m, o: o, mt: mt, sink: sink, num: 1, nextMatch: -2}
+func (x *Searcher) Search(buf []byte, m Matcher, o Options, mt *meter.Meter, sink Sink) error {
+	s := &x.searcher
+	s.buf, s.m, s.o, s.mt, s.sink = buf, m, o, mt, sink
+	s.numPos, s.num, s.nextMatch, s.nextMatchEnd, s.spans, s.stopped = 0, 1, -2, 0, s.spans[:0], false
 	if m.Multiline() {
 		if o.Invert {
 			return ErrInvertMultiline

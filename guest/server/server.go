@@ -30,6 +30,9 @@ type Server struct {
 	roots []Root
 	// reader reads files, its buffer kept from call to call.
 	reader search.Reader
+	// searcher searches them, kept for the same reason and for speed
+	// (search.Searcher).
+	searcher search.Searcher
 	// now is the clock; tests may replace it.
 	now func() time.Time
 }

@@ -187,7 +187,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		// ripgrep does, so ^ matches there and no snippet carries it.
 		data = bytes.TrimPrefix(data, utf8BOM)
 		sink.start(protocol.Data(sc.display(rel)))
-		if err := search.Search(data, m, so, c.meter, sink); err != nil {
+		if err := s.searcher.Search(data, m, so, c.meter, sink); err != nil {
 			return err
 		}
 		return sink.finish()
