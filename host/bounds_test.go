@@ -12,8 +12,8 @@ package host
 //     the garbage collector keeps asking to stop the world): most cases
 //     measure 9–19 ms; the glob under 19,000 ignore rules with wildcards
 //     measures 30–62 ms, in stretches the module spends without a host
-//     call (its own garbage collector marking the rules' matchers, most
-//     likely: with half the rules it measured 24–47 ms);
+//     call (the cause is not established; the module's own garbage
+//     collector, marking the rules' matchers, is the likely one);
 //   - no CPU is spent on it once it has returned (measured over 200 ms);
 //   - the Runner (or the process host) closes cleanly afterwards.
 

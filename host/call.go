@@ -90,11 +90,11 @@ func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) erro
 }
 
 func (r *Runner) globResult(args GlobArgs) *Result {
-	return &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), hides: r.hides(args.Path), offset: args.Offset}
+	return &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), offset: args.Offset}
 }
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
-	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode, hides: r.hides(args.Path),
+	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode,
 		context: args.Context > 0 || args.BeforeContext > 0 || args.AfterContext > 0, only: args.OnlyMatching, offset: args.Offset,
 		more: len(args.Patterns)}
 	if res.Mode == "" {
@@ -109,17 +109,6 @@ func (r *Runner) where(path string) string {
 		return r.cfg.roots[0].Name
 	}
 	return path
-}
-
-// hides reports whether the root of a call's path hides hidden files.
-func (r *Runner) hides(path string) bool {
-	root := r.cfg.roots[0].Name
-	for _, rt := range r.cfg.roots {
-		if path == rt.Name || strings.HasPrefix(path, rt.Name+"/") {
-			root = rt.Name
-		}
-	}
-	return r.cfg.policies[root].HideHidden
 }
 
 // do runs one typed request. Items go to each, or into res when each is nil.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,7 +69,7 @@ func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	args.Exclude, args.Type, args.TypeNot = clone(args.Exclude), clone(args.Type), clone(args.TypeNot)
+	args.Exclude, args.Type, args.TypeNot = slices.Clone(args.Exclude), slices.Clone(args.Type), slices.Clone(args.TypeNot)
 	return &Prepared{r: r, tool: "glob", glob: &args, reads: []Read{rd}}, nil
 }
 
@@ -86,7 +87,7 @@ func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	args.Glob, args.Type, args.TypeNot, args.Patterns = clone(args.Glob), clone(args.Type), clone(args.TypeNot), clone(args.Patterns)
+	args.Glob, args.Type, args.TypeNot, args.Patterns = slices.Clone(args.Glob), slices.Clone(args.Type), slices.Clone(args.TypeNot), slices.Clone(args.Patterns)
 	return &Prepared{r: r, tool: "grep", grep: &args, reads: []Read{rd}}, nil
 }
 
@@ -99,13 +100,6 @@ func patternError(err error) *Error {
 		return newError(CodeInvalidPattern, err.Error())
 	}
 	return newError(CodeInvalidArgument, err.Error())
-}
-
-func clone(s Strings) Strings {
-	if s == nil {
-		return nil
-	}
-	return append(Strings(nil), s...)
 }
 
 // resolve finds the root and the path below it that a path argument
@@ -146,6 +140,7 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 		wire := protocol.GrepArgs(*p.grep)
 		req.Grep = &wire
 	}
+	res.hides = p.r.cfg.policies[p.reads[0].Root].HideHidden
 	if guard := p.r.cfg.guard; guard != nil {
 		if err := guard(ctx, p.tool, p.Reads()); err != nil {
 			res.Done = failed(CodeDenied, fmt.Sprintf("host: reading %s was denied: %v", readsText(p.reads), err))
