@@ -103,7 +103,9 @@ func patternError(err error) *Error {
 }
 
 // resolve finds the root and the path below it that a path argument
-// names, as the module does (protocol.ResolvePath, whose errors it gives).
+// names, as the module does (protocol.ResolvePath, whose errors it gives),
+// and refuses a path with a symbolic link at any component, as the module
+// would: what a read guard is shown is what will be opened.
 func (r *Runner) resolve(p string) (Read, *Error) {
 	names := make([]string, len(r.cfg.roots))
 	for i, rt := range r.cfg.roots {
@@ -114,7 +116,29 @@ func (r *Runner) resolve(p string) (Read, *Error) {
 		return Read{}, fromError(err)
 	}
 	root := r.cfg.roots[i]
+	if link := r.link(i, rel); link != "" {
+		shown := link
+		switch {
+		case link == rel:
+			shown = ""
+		case i > 0:
+			shown = root.Name + "/" + link
+		}
+		return Read{}, fromError(protocol.SymlinkError(p, shown))
+	}
 	return Read{Root: root.Name, Path: rel, Dir: filepath.Join(root.Dir, filepath.FromSlash(rel))}, nil
+}
+
+// link is the first component of rel, below root i, that is a symbolic
+// link ("" for none, or once the runner is closed: the call then fails as
+// closed).
+func (r *Runner) link(i int, rel string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return ""
+	}
+	return r.roots[i].Link(rel)
 }
 
 // Run runs the prepared call, after the read guard allows it. The Result

@@ -290,6 +290,8 @@ func (r *Runner) close(ctx context.Context) error {
 }
 
 func (r *Runner) closeRoots() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, root := range r.roots {
 		_ = root.Close()
 	}

@@ -290,6 +290,7 @@ const (
 	CodeNotFound        = protocol.CodeNotFound        // the path does not exist
 	CodeNotADirectory   = protocol.CodeNotADirectory   // the path is neither a directory nor a regular file
 	CodeOutsideRoot     = protocol.CodeOutsideRoot     // the path is outside every root, or inside .git
+	CodeSymlink         = protocol.CodeSymlink         // a component of the path is a symbolic link (never followed)
 	CodeDeadline        = protocol.CodeDeadline        // the deadline passed
 	CodeBudget          = protocol.CodeBudget          // the work budget was spent
 	CodeCancelled       = protocol.CodeCancelled       // the caller cancelled the call

@@ -358,6 +358,7 @@ const (
 	CodeNotFound        = "not_found"
 	CodeNotADirectory   = "not_a_directory"
 	CodeOutsideRoot     = "outside_root"
+	CodeSymlink         = "symlink"
 	CodeDeadline        = "deadline"
 	CodeBudget          = "budget"
 	CodeCancelled       = "cancelled"
@@ -369,7 +370,7 @@ const (
 // Codes lists every error code, in the order of the WIT enum.
 var Codes = []string{
 	CodeInvalidPattern, CodeInvalidArgument, CodeNotFound, CodeNotADirectory,
-	CodeOutsideRoot, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeDenied, CodeInternal,
+	CodeOutsideRoot, CodeSymlink, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeDenied, CodeInternal,
 }
 
 // Error is a typed failure of a whole call.

@@ -71,3 +71,15 @@ func ResolvePath(names []string, p string) (root int, rel string, err *Error) {
 	}
 	return root, rel, nil
 }
+
+// SymlinkError refuses the path argument p: link, a component of it (as
+// results show paths), is a symbolic link; "" when p itself is one. The
+// module and a host that checks before a call give the same words.
+func SymlinkError(p, link string) *Error {
+	if link == "" {
+		return NewError(CodeSymlink, fmt.Sprintf(
+			"path %q is a symbolic link, and links are never followed: name what it points to instead", p))
+	}
+	return NewError(CodeSymlink, fmt.Sprintf(
+		"path %q goes through %q, a symbolic link, and links are never followed: name what it points to instead", p, link))
+}

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/rootbound/rootbound/guest/meter"
+	"github.com/rootbound/rootbound/guest/nofollow"
 )
 
 // Matcher finds matches; package match implements it.
@@ -53,25 +54,24 @@ type Reader struct {
 	BeforeGrow func()
 }
 
-// Read returns the contents of the regular file at name, valid until the
-// next call, reading until a read returns no bytes: a short read is not the
-// end of a file (FUSE, network file systems, /proc and WASI 0.2 shims read
-// short). It never follows a symbolic link and never blocks on what it
-// opens: a file that is not regular once opened gives ErrSpecial. A file
-// over maxSize bytes gives ErrTooLarge (its size is known before any byte
-// is read); one with a NUL byte in its first sniff bytes gives ErrBinary.
-// n counts the bytes read either way.
-func (r *Reader) Read(name string, maxSize int64, sniff int, m *meter.Meter) (data []byte, n int64, err error) {
-	fd, err := open(name)
+// Read returns the contents of the regular file name below t's top, valid
+// until the next call, reading until a read returns no bytes: a short read
+// is not the end of a file (FUSE, network file systems, /proc and WASI 0.2
+// shims read short). It never follows a symbolic link, at any component of
+// name (*nofollow.LinkError), and never blocks on what it opens: a file
+// that is not regular once opened gives ErrSpecial. A file over maxSize
+// bytes gives ErrTooLarge (its size is known before any byte is read); one
+// with a NUL byte in its first sniff bytes gives ErrBinary. n counts the
+// bytes read either way.
+func (r *Reader) Read(t *nofollow.Tree, name string, maxSize int64, sniff int, m *meter.Meter) (data []byte, n int64, err error) {
+	fd, st, err := t.OpenFile(name)
 	if err != nil {
-		return nil, 0, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, 0, err
 	}
-	defer syscall.Close(fd)
-	regular, size, err := fileType(fd)
+	defer nofollow.Close(fd)
+	size := st.Size
 	switch {
-	case err != nil:
-		return nil, 0, &fs.PathError{Op: "stat", Path: name, Err: err}
-	case !regular:
+	case st.Type != nofollow.File:
 		return nil, 0, ErrSpecial
 	case size > maxSize:
 		return nil, 0, ErrTooLarge

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rootbound/rootbound/guest/match"
+	"github.com/rootbound/rootbound/guest/nofollow"
 	"github.com/rootbound/rootbound/guest/search"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
@@ -149,6 +149,7 @@ func TestRead(t *testing.T) {
 		maxSize int64
 		want    string
 		err     error
+		link    bool // a *nofollow.LinkError
 	}{
 		{name: "text", file: "text", maxSize: 100, want: "hello\n"},
 		{name: "empty", file: "empty", maxSize: 100, want: ""},
@@ -160,15 +161,27 @@ func TestRead(t *testing.T) {
 		{name: "one under the cap", file: "text", maxSize: 5, err: search.ErrTooLarge},
 		{name: "grown to exactly the cap", file: "big", maxSize: 600 << 10, want: big},
 		{name: "one past a grown cap", file: "big", maxSize: 600<<10 - 1, err: search.ErrTooLarge},
-		{name: "symlink not followed", file: "link", maxSize: 100, err: syscall.ELOOP},
+		{name: "symlink not followed", file: "link", maxSize: 100, link: true},
 		{name: "a FIFO is opened without blocking and refused", file: "fifo", maxSize: 100, err: search.ErrSpecial},
 	}
+	tree, err := nofollow.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
 	var r search.Reader
 	grew := 0
 	r.BeforeGrow = func() { grew++ }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data, _, err := r.Read(filepath.Join(dir, tt.file), tt.maxSize, 8192, nil)
+			data, _, err := r.Read(tree, tt.file, tt.maxSize, 8192, nil)
+			if tt.link {
+				var le *nofollow.LinkError
+				if !errors.As(err, &le) {
+					t.Fatalf("err = %v, want a *nofollow.LinkError", err)
+				}
+				return
+			}
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -183,7 +196,7 @@ func TestRead(t *testing.T) {
 	if grew == 0 {
 		t.Error("BeforeGrow never ran")
 	}
-	if _, _, err := r.Read(filepath.Join(dir, "missing"), 10, 10, nil); !errors.Is(err, os.ErrNotExist) {
+	if _, _, err := r.Read(tree, "missing", 10, 10, nil); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 }

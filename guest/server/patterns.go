@@ -2,7 +2,7 @@ package server
 
 import (
 	"fmt"
-	"os"
+	"path"
 	"strings"
 
 	"github.com/rootbound/rootbound/guest/match"
@@ -63,7 +63,7 @@ func (s *Server) globArg(p string, sc scope, check bool) (string, *protocol.Erro
 	if check && !sc.file {
 		first, _, _ := strings.Cut(strings.TrimLeft(q, "/"), "/")
 		if first != "" && !strings.ContainsAny(first, `*?[{\`) {
-			if _, err := os.Lstat(sc.full + "/" + first); err != nil {
+			if _, err := sc.tree.Lstat(path.Join(sc.rel, first)); err != nil {
 				names := make([]string, len(s.roots))
 				for i, r := range s.roots {
 					names[i] = r.Name

@@ -4,27 +4,29 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
+	"github.com/rootbound/rootbound/guest/nofollow"
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/guest/walk"
 )
 
 // scope is a resolved search root: a directory or a single regular file
-// inside one root.
+// inside one root, and the tree its files are opened through.
 type scope struct {
 	root      Root
 	isDefault bool
 	rel       string // below root.Name, "" for the root itself
-	full      string // on this process's file system
 	file      bool   // a single regular file
+	tree      *nofollow.Tree
 }
 
 // scope resolves a path argument. Relative paths are below the default root;
 // absolute ones must be a root's name or below it. ".." that leaves a root is
-// an error, never a clamp.
+// an error, never a clamp, and a symbolic link at any component of the path
+// is refused (CodeSymlink): what policy decides on is the path opened, and
+// the path opened is the path written. The caller closes the scope.
 func (s *Server) scope(p string) (scope, *protocol.Error) {
 	names := make([]string, len(s.roots))
 	for i, r := range s.roots {
@@ -35,34 +37,51 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 		return scope{}, perr
 	}
 	sc := scope{root: s.roots[i], isDefault: i == 0, rel: rel}
-	sc.full = sc.root.Dir
-	if sc.rel != "" {
-		sc.full += "/" + sc.rel
+	tree, err := nofollow.Open(sc.root.Dir)
+	if err != nil {
+		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("root %s cannot be opened: %s", sc.root.Name, errnoText(err)))
 	}
-	fi, err := os.Lstat(sc.full)
+	sc.tree = tree
+	st, err := tree.Lstat(rel)
+	var le *nofollow.LinkError
 	switch {
+	case errors.As(err, &le):
+		sc.close()
+		return scope{}, protocol.SymlinkError(p, sc.displayRoot(le.Path))
 	case errors.Is(err, fs.ErrNotExist):
+		sc.close()
 		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("path %q does not exist", p))
 	case err != nil:
+		sc.close()
 		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("path %q cannot be read: %s", p, errnoText(err)))
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return scope{}, protocol.NewError(protocol.CodeNotADirectory, fmt.Sprintf("path %q is a symbolic link; links are not followed", p))
-	case fi.Mode().IsRegular() && sc.rel != "":
+	case st.Type == nofollow.Symlink:
+		sc.close()
+		return scope{}, protocol.SymlinkError(p, "")
+	case st.Type == nofollow.File && rel != "":
 		sc.file = true
-	case !fi.IsDir():
+	case st.Type != nofollow.Dir:
+		sc.close()
 		return scope{}, protocol.NewError(protocol.CodeNotADirectory, fmt.Sprintf("path %q is neither a directory nor a regular file", p))
 	}
 	return sc, nil
 }
 
+// close releases what the scope holds open.
+func (sc scope) close() {
+	if sc.tree != nil {
+		sc.tree.Close()
+	}
+}
+
 // walk walks the scope: a directory, or a single file handed to w.File as
 // the only entry.
 func (sc scope) walk(w *walk.Walker) error {
+	w.Tree = sc.tree
 	if !sc.file {
-		return w.Walk(sc.full)
+		return w.Walk(sc.rel)
 	}
 	w.Files++
-	err := w.File(path.Base(sc.rel), sc.full)
+	err := w.File(path.Base(sc.rel), sc.rel)
 	if errors.Is(err, walk.SkipAll) {
 		return nil
 	}

@@ -132,7 +132,7 @@ func TestServe(t *testing.T) {
 		{name: "bom is not text", req: `"grep":{"pattern":"^marker","output_mode":"content"}`, want: []string{"bom.txt:1:marker"}, status: "complete"},
 		{name: "snippet holds the real match", req: `"grep":{"pattern":"needle\\d","output_mode":"content"}`, want: []string{"long2.txt:1:…" + strings.Repeat("y", 150) + "needle7" + strings.Repeat("z", 143) + "…"}, status: "complete"},
 		{name: "deadline too far", req: `"glob":{"pattern":"*"},"limits":{"deadline_ms":9223372036854}`, status: "failed", code: "invalid_argument"},
-		{name: "symlink path", req: `"glob":{"pattern":"*","path":"escape"}`, status: "failed", code: "not_a_directory"},
+		{name: "symlink path", req: `"glob":{"pattern":"*","path":"escape"}`, status: "failed", code: "symlink"},
 		{name: "nul in path", req: `"glob":{"pattern":"*","path":"a\u0000b"}`, status: "failed", code: "invalid_argument"},
 		{name: "budget", req: `"glob":{"pattern":"*"},"limits":{"max_entries":4}`, want: []string{".github/workflows/ci"}, status: "partial", code: "budget"},
 		{name: "byte budget", req: `"grep":{"pattern":"hello"},"limits":{"max_bytes":12}`, want: []string{".github/workflows/ci"}, status: "partial", code: "budget"},

@@ -2,29 +2,29 @@ package server
 
 import (
 	"container/heap"
-	"os"
 	"slices"
 
+	"github.com/rootbound/rootbound/guest/nofollow"
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/guest/walk"
 )
 
 // fileTime is a file and when it was last modified.
 type fileTime struct {
-	rel, full string
-	mtime     int64 // Unix nanoseconds; 0 when unknown
-	seq       int   // walk order, which breaks ties
-	item      *protocol.Item
+	rel, tpath string
+	mtime      int64 // Unix nanoseconds; 0 when unknown
+	seq        int   // walk order, which breaks ties
+	item       *protocol.Item
 }
 
-// mtime is the modification time of the file or directory at full (the
+// mtime is the modification time of the file or directory tpath of t (the
 // entry itself, never a link's target), 0 if it cannot be read.
-func mtime(full string) int64 {
-	fi, err := os.Lstat(full)
+func mtime(t *nofollow.Tree, tpath string) int64 {
+	st, err := t.Lstat(tpath)
 	if err != nil {
 		return 0
 	}
-	return fi.ModTime().UnixNano()
+	return st.Mtime
 }
 
 // newer orders newest first, then in walk order.
@@ -51,22 +51,23 @@ func sortNewest(files []fileTime) {
 // memory bounded by max_results, not by the tree).
 type output struct {
 	c     *call
+	tree  *nofollow.Tree
 	byAge bool
 	keep  oldestFirst
 	seen  int
 }
 
-func (c *call) sorted(order string) *output {
-	return &output{c: c, byAge: order == protocol.SortMTime}
+func (c *call) sorted(order string, tree *nofollow.Tree) *output {
+	return &output{c: c, tree: tree, byAge: order == protocol.SortMTime}
 }
 
-// add sends or keeps one result; full is where it is, for its time.
-func (o *output) add(it *protocol.Item, full string) error {
+// add sends or keeps one result; tpath is where it is, for its time.
+func (o *output) add(it *protocol.Item, tpath string) error {
 	if !o.byAge {
 		return o.c.emit(it)
 	}
 	o.seen++
-	f := fileTime{mtime: mtime(full), seq: o.seen, item: it}
+	f := fileTime{mtime: mtime(o.tree, tpath), seq: o.seen, item: it}
 	if len(o.keep) < o.c.max {
 		heap.Push(&o.keep, f)
 		return nil

@@ -52,6 +52,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	if !ok {
 		return
 	}
+	defer sc.close()
 	if c.err = c.setOffset(a.Offset); c.err != nil {
 		return
 	}
@@ -82,7 +83,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		return
 	}
 	c.started = true
-	out := c.sorted(a.Sort)
+	out := c.sorted(a.Sort, sc.tree)
 	matches := func(rel string) bool {
 		if g.Match(rel) {
 			return true
@@ -91,18 +92,18 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		return alt != rel && strings.Contains(pattern, "/") && g.Match(alt)
 	}
 	w := wh.walker()
-	w.File = func(rel, full string) error {
+	w.File = func(rel, tpath string) error {
 		if !matches(rel) {
 			return nil
 		}
-		return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, full)
+		return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, tpath)
 	}
 	if a.IncludeDirs {
-		w.Dir = func(rel, full string) error {
+		w.Dir = func(rel, tpath string) error {
 			if !matches(rel) {
 				return nil
 			}
-			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel) + "/")}, full)
+			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel) + "/")}, tpath)
 		}
 	}
 	err = sc.walk(w)
@@ -140,6 +141,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	if !ok {
 		return
 	}
+	defer sc.close()
 	if c.err = c.setOffset(a.Offset); c.err != nil {
 		return
 	}
@@ -159,11 +161,11 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
 	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline}
-	search1 := func(rel, full string) error {
+	search1 := func(rel, tpath string) error {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
 		}
-		data, n, err := r.Read(full, c.maxSize, protocol.BinarySniffBytes, c.meter)
+		data, n, err := r.Read(sc.tree, tpath, c.maxSize, protocol.BinarySniffBytes, c.meter)
 		c.done.Stats.FilesRead++
 		if berr := c.addBytes(n); berr != nil {
 			return berr
@@ -195,15 +197,15 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	if a.Sort == protocol.SortMTime {
 		// Newest first: list the files, then search them in that order.
 		var files []fileTime
-		w.File = func(rel, full string) error {
-			files = append(files, fileTime{rel: rel, full: full, mtime: mtime(full)})
+		w.File = func(rel, tpath string) error {
+			files = append(files, fileTime{rel: rel, tpath: tpath, mtime: mtime(sc.tree, tpath)})
 			return nil
 		}
 		err = sc.walk(w)
 		if err == nil {
 			sortNewest(files)
 			for _, f := range files {
-				if err = search1(f.rel, f.full); err != nil {
+				if err = search1(f.rel, f.tpath); err != nil {
 					break
 				}
 			}

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/rootbound/rootbound/guest/ignore"
 	"github.com/rootbound/rootbound/guest/match"
+	"github.com/rootbound/rootbound/guest/nofollow"
 	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/guest/search"
 	"github.com/rootbound/rootbound/guest/walk"
@@ -153,7 +153,7 @@ func (wh *which) prime(pol *protocol.RootPolicy) *protocol.Error {
 	dir := ""
 	for i, part := range parts {
 		if wh.ign != nil {
-			if err := wh.load(dir, wh.sc.root.Dir+slashed(dir), nil, false); err != nil {
+			if err := wh.load(dir, nil, false); err != nil {
 				return protocol.AsError(err)
 			}
 		}
@@ -177,19 +177,12 @@ func (wh *which) prime(pol *protocol.RootPolicy) *protocol.Error {
 	return nil
 }
 
-func slashed(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	return "/" + dir
-}
-
 // listed loads a directory's ignore files as the walk enters it.
-func (wh *which) listed(rel, full string, entries []walk.Entry) error {
+func (wh *which) listed(_, tpath string, entries []walk.Entry) error {
 	if wh.ign == nil {
 		return nil
 	}
-	return wh.load(wh.rootRel(rel), full, entries, true)
+	return wh.load(tpath, entries, true)
 }
 
 func (wh *which) left(rel string) {
@@ -198,11 +191,12 @@ func (wh *which) left(rel string) {
 	}
 }
 
-// load reads the ignore files of dir (relative to the root; full on this
-// file system) and adds their rules. When the directory was listed,
-// entries say which files there are; otherwise each is tried. An ignore file that cannot be read is
-// a problem of the answer, and its rules are not applied.
-func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error {
+// load reads the ignore files of dir (relative to the root) and adds their
+// rules. When the directory was listed, entries say which files there are;
+// otherwise each is tried. An ignore file that cannot be read (a link in
+// its path among the reasons) is a problem of the answer, and its rules are
+// not applied.
+func (wh *which) load(dir string, entries []walk.Entry, listed bool) error {
 	var files [ignore.NumKinds]*ignore.Rules
 	has := func(name string) (walk.Type, bool) {
 		i, ok := slices.BinarySearchFunc(entries, name, func(e walk.Entry, n string) int { return strings.Compare(e.Name, n) })
@@ -217,8 +211,8 @@ func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error
 		var t walk.Type
 		t, hasGit = has(".git")
 		gitDir = hasGit && t == walk.TypeDir
-	} else if fi, err := os.Lstat(full + "/.git"); err == nil {
-		hasGit, gitDir = true, fi.IsDir()
+	} else if st, err := wh.sc.tree.Lstat(path.Join(dir, ".git")); err == nil {
+		hasGit, gitDir = true, st.Type == nofollow.Dir
 	}
 	read := func(kind ignore.Kind, name string) error {
 		if listed && kind != ignore.KindExclude {
@@ -226,7 +220,7 @@ func (wh *which) load(dir, full string, entries []walk.Entry, listed bool) error
 				return nil
 			}
 		}
-		data, n, err := wh.reader.Read(full+"/"+name, wh.c.maxSize, 0, wh.c.meter)
+		data, n, err := wh.reader.Read(wh.sc.tree, path.Join(dir, name), wh.c.maxSize, 0, wh.c.meter)
 		if berr := wh.c.addBytes(n); berr != nil {
 			return berr
 		}

@@ -6,23 +6,20 @@ import (
 	"encoding/binary"
 	"errors"
 	"syscall"
+
+	"github.com/rootbound/rootbound/guest/nofollow"
 )
 
-// readDir lists a directory with fd_readdir into readdirBuf, and
-// takes each entry's type from WASI itself. Why not os.ReadDir: WASI preview
+// readDir lists the directory fd (tpath below the Tree's top) with
+// fd_readdir into readdirBuf, and takes each entry's type from WASI itself. Why not os.ReadDir: WASI preview
 // 1 has no FIFO or socket type, runtimes report them as "unknown", and Go's
 // os package reads "unknown" as a regular file; under wasmtime the walker
 // would then open a FIFO, and the open would block the whole runtime. Here an
 // entry whose type is unknown is looked up once more (path_filestat_get) and,
 // still unknown, counted as special and never opened. It also costs fewer
-// WASI calls than os.ReadDir: one open, one fd_readdir (two for a directory
-// larger than readdirBuffer), one close.
-func (w *Walker) readDir(dir string) ([]Entry, error) {
-	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer syscall.Close(fd)
+// WASI calls than os.ReadDir: one fd_readdir (two for a directory larger
+// than readdirBuffer) on a directory the Tree holds open.
+func (w *Walker) readDir(fd int, tpath string) ([]Entry, error) {
 	if readdirBuf == nil {
 		readdirBuf = make([]byte, readdirBuffer)
 	}
@@ -52,7 +49,7 @@ func (w *Walker) readDir(dir string) ([]Entry, error) {
 			if name == "." || name == ".." {
 				continue
 			}
-			out = append(out, Entry{Name: name, Type: w.kindOf(dir, name, typ)})
+			out = append(out, Entry{Name: name, Type: w.kindOf(tpath, name, typ)})
 		}
 		if last {
 			break
@@ -71,21 +68,17 @@ func (w *Walker) readDir(dir string) ([]Entry, error) {
 	return out, nil
 }
 
-func (w *Walker) kindOf(dir, name string, typ uint8) Type {
-	switch typ {
-	case syscall.FILETYPE_DIRECTORY:
-		return TypeDir
-	case syscall.FILETYPE_REGULAR_FILE:
-		return TypeFile
-	case syscall.FILETYPE_SYMBOLIC_LINK:
-		return TypeSymlink
-	case syscall.FILETYPE_UNKNOWN:
-		var st syscall.Stat_t
-		if syscall.Lstat(dir+"/"+name, &st) == nil && st.Filetype != syscall.FILETYPE_UNKNOWN {
-			return w.kindOf(dir, name, st.Filetype)
+func (w *Walker) kindOf(tpath, name string, typ uint8) Type {
+	if typ == syscall.FILETYPE_UNKNOWN {
+		if tpath != "" {
+			name = tpath + "/" + name
 		}
+		if st, err := w.Tree.Lstat(name); err == nil {
+			return st.Type
+		}
+		return TypeSpecial
 	}
-	return TypeSpecial
+	return nofollow.TypeOf(typ)
 }
 
 // readdirBuffer holds about 7,000 entries: most directories take one call.

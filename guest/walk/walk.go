@@ -6,8 +6,11 @@
 //
 // The walker never follows a symbolic link and never descends into ".git";
 // it hands only regular files to its caller and counts what it passed over.
-// It reads directory entries without a stat per entry (the type comes with
-// the entry), which measured 13% faster in wasm than stat-based walks.
+// It opens each directory relative to the one above it through a
+// nofollow.Tree, so a directory swapped for a link after it was listed is
+// refused, never entered. It reads directory entries without a stat per
+// entry (the type comes with the entry), which measured 13% faster in wasm
+// than stat-based walks.
 package walk
 
 import (
@@ -18,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/guest/meter"
+	"github.com/rootbound/rootbound/guest/nofollow"
 )
 
 // SkipAll, returned by File, ends the walk without an error.
@@ -30,8 +34,12 @@ var SkipAll = fs.SkipAll
 var ErrNameNotUTF8 = errors.New("name is not valid UTF-8: WASI runtimes cannot open it, so it is not searched")
 
 // Walker walks one tree. Its callbacks decide what happens; its counters
-// say what was seen.
+// say what was seen. Paths handed to callbacks are "/"-separated: rel
+// relative to the walk's root, and tpath below the Tree's top (the path to
+// open it by through the Tree).
 type Walker struct {
+	// Tree opens what the walk reads.
+	Tree *nofollow.Tree
 	// Check runs before each entry; a non-nil error ends the walk with it
 	// (a deadline, a budget, a cancellation).
 	Check func() error
@@ -40,22 +48,21 @@ type Walker struct {
 	// large directories), so a deadline is looked at there too.
 	Enter func() error
 	// Listed, if set, runs once a directory's entries are read and sorted,
-	// before the first is visited, with the directory's path relative to
-	// the walk root ("" for the root) and its full path (package ignore
-	// reads the directory's ignore files here). Left runs when the walk is
-	// done with the directory. An error from Listed ends the walk.
-	Listed func(rel, full string, entries []Entry) error
+	// before the first is visited, with the directory's rel ("" for the
+	// root) and tpath (package ignore reads the directory's ignore files
+	// here). Left runs when the walk is done with the directory. An error
+	// from Listed ends the walk.
+	Listed func(rel, tpath string, entries []Entry) error
 	Left   func(rel string)
 	// Skip, if set, says whether an entry is left out: rel is its path
 	// relative to the walk root. A directory left out is not entered.
 	Skip func(rel, name string, typ Type) bool
-	// File receives each regular file's path relative to the walk root
-	// ("/"-separated) and its full path. SkipAll ends the walk; any other
-	// error ends it with that error.
-	File func(rel, full string) error
+	// File receives each regular file's rel and tpath. SkipAll ends the
+	// walk; any other error ends it with that error.
+	File func(rel, tpath string) error
 	// Dir, if set, receives each directory below the root that is not
 	// left out, before its contents, as File does files.
-	Dir func(rel, full string) error
+	Dir func(rel, tpath string) error
 	// Problem receives a directory that could not be read. A non-nil
 	// return ends the walk with that error; nil goes on with the next entry.
 	Problem func(rel string, err error) error
@@ -80,13 +87,13 @@ type Entry struct {
 }
 
 // Type is the type of a directory entry, as the directory listing gives it.
-type Type uint8
+type Type = nofollow.Type
 
 const (
-	TypeFile Type = iota
-	TypeDir
-	TypeSymlink
-	TypeSpecial // FIFO, socket, device, or a type the runtime does not know
+	TypeFile    = nofollow.File
+	TypeDir     = nofollow.Dir
+	TypeSymlink = nofollow.Symlink
+	TypeSpecial = nofollow.Special // FIFO, socket, device, or a type the runtime does not know
 )
 
 // sortEntries sorts a directory's entries by name, charging the meter as
@@ -102,8 +109,9 @@ func (w *Walker) sortEntries(out []Entry) {
 	})
 }
 
-// Walk walks the directory root. It returns nil when the walk ended, by
-// itself or by SkipAll, and the first error a callback returned otherwise.
+// Walk walks the directory root, a path below the Tree's top ("" for the
+// top). It returns nil when the walk ended, by itself or by SkipAll, and the
+// first error a callback returned otherwise.
 func (w *Walker) Walk(root string) error {
 	err := w.dir(root, "", 0)
 	if errors.Is(err, fs.SkipAll) {
@@ -112,14 +120,18 @@ func (w *Walker) Walk(root string) error {
 	return err
 }
 
-func (w *Walker) dir(full, rel string, depth int) error {
+func (w *Walker) dir(tpath, rel string, depth int) error {
 	if w.Enter != nil {
 		if err := w.Enter(); err != nil {
 			return err
 		}
 	}
 	w.Dirs++
-	entries, err := w.readDir(full)
+	var entries []Entry
+	fd, err := w.Tree.Dir(tpath)
+	if err == nil {
+		entries, err = w.readDir(fd, tpath)
+	}
 	if err != nil {
 		if perr := w.Problem(rel, err); perr != nil {
 			return perr
@@ -127,7 +139,7 @@ func (w *Walker) dir(full, rel string, depth int) error {
 		// readDir returns what it read before a failure: go on with it.
 	}
 	if w.Listed != nil {
-		if err := w.Listed(rel, full, entries); err != nil {
+		if err := w.Listed(rel, tpath, entries); err != nil {
 			return err
 		}
 		if w.Left != nil {
@@ -149,7 +161,10 @@ func (w *Walker) dir(full, rel string, depth int) error {
 		if w.Skip != nil && w.Skip(childRel, name, e.Type) {
 			continue
 		}
-		childFull := full + "/" + name
+		childPath := name
+		if tpath != "" {
+			childPath = tpath + "/" + name
+		}
 		switch e.Type {
 		case TypeDir:
 			if !utf8.ValidString(name) {
@@ -159,19 +174,19 @@ func (w *Walker) dir(full, rel string, depth int) error {
 				continue
 			}
 			if w.Dir != nil {
-				if err := w.Dir(childRel, childFull); err != nil {
+				if err := w.Dir(childRel, childPath); err != nil {
 					return err
 				}
 			}
 			if w.MaxDepth > 0 && depth+1 >= w.MaxDepth {
 				continue
 			}
-			if err := w.dir(childFull, childRel, depth+1); err != nil {
+			if err := w.dir(childPath, childRel, depth+1); err != nil {
 				return err
 			}
 		case TypeFile:
 			w.Files++
-			if err := w.File(childRel, childFull); err != nil {
+			if err := w.File(childRel, childPath); err != nil {
 				return err
 			}
 		case TypeSymlink:

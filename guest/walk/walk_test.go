@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/rootbound/rootbound/guest/nofollow"
 	"github.com/rootbound/rootbound/guest/walk"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
@@ -35,11 +36,12 @@ func TestWalk(t *testing.T) {
 	}
 	var got []string
 	w := &walk.Walker{
+		Tree:    open(t, dir),
 		Check:   func() error { return nil },
 		File:    func(rel, _ string) error { got = append(got, rel); return nil },
 		Problem: func(rel string, err error) error { t.Errorf("problem %s: %v", rel, err); return nil },
 	}
-	if err := w.Walk(dir); err != nil {
+	if err := w.Walk(""); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{".github/ci", "a/z.go", "a.go", "b.go", "sub/x y.txt"}
@@ -55,7 +57,9 @@ func TestWalkStops(t *testing.T) {
 	dir := testtree.New(t, map[string]string{"a": "", "b": "", "c": ""})
 	stop := errors.New("stop")
 	n := 0
+	tree := open(t, dir)
 	w := &walk.Walker{
+		Tree: tree,
 		Check: func() error {
 			n++
 			if n == 2 {
@@ -66,15 +70,26 @@ func TestWalkStops(t *testing.T) {
 		File:    func(string, string) error { return nil },
 		Problem: func(string, error) error { return nil },
 	}
-	if err := w.Walk(dir); !errors.Is(err, stop) {
+	if err := w.Walk(""); !errors.Is(err, stop) {
 		t.Errorf("Walk = %v, want the Check error", err)
 	}
 	w = &walk.Walker{
+		Tree:    tree,
 		Check:   func() error { return nil },
 		File:    func(string, string) error { return walk.SkipAll },
 		Problem: func(string, error) error { return nil },
 	}
-	if err := w.Walk(dir); err != nil || w.Files != 1 {
+	if err := w.Walk(""); err != nil || w.Files != 1 {
 		t.Errorf("SkipAll: err %v after %d files, want nil after 1", err, w.Files)
 	}
+}
+
+func open(t *testing.T, dir string) *nofollow.Tree {
+	t.Helper()
+	tree, err := nofollow.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tree.Close)
+	return tree
 }

@@ -1,32 +1,42 @@
 // Package rootfs is the file system a rootbound root is mounted with: a
-// read-only wazero experimental/sys.FS whose every lookup goes through Go's
-// os.Root, so no path, "..", or symbolic link (final or intermediate,
-// absolute or relative) can reach outside the root's directory.
+// read-only wazero experimental/sys.FS that resolves every path below the
+// root's directory without following a symbolic link at any component, so
+// no path, "..", or link (final or intermediate, absolute or relative,
+// pointing out of the root or into it) is ever followed.
 //
 // Why not wazero's own mounts: WithDirMount and WithReadOnlyDirMount join
 // strings and call os.OpenFile, so a symlink inside the mount is followed out
 // of it, and WithFSMount(root.FS()) makes Lstat behave like Stat (links look
-// like their targets) and reports errors as EIO. This FS keeps Lstat an
-// lstat, honours O_NOFOLLOW with ELOOP, reports escapes as EPERM and writes
-// as EROFS. It also refuses to open anything but regular files and
-// directories (it opens with O_NONBLOCK and checks), so a FIFO swapped in for
-// a file can never block a call.
+// like their targets) and reports errors as EIO. Why not os.Root, or
+// openat2 with RESOLVE_BENEATH alone: both follow a link in the middle of a
+// path whose target stays inside the root, so "g/config" with g -> .git
+// reads .git/config, and every policy decided on names (.git, deny rules,
+// hidden files, a read guard) is walked around. Here a path resolves in one
+// openat2 call with RESOLVE_NO_SYMLINKS (Linux 5.6 and later), else one
+// openat with O_NOFOLLOW per component; a link anywhere is ELOOP.
+//
+// This FS keeps Lstat an lstat, reports writes as EROFS, and refuses to
+// open anything but regular files and directories (it opens with
+// O_NONBLOCK and checks), so a FIFO swapped in for a file can never block a
+// call.
 //
 // A Gate revokes the mount: once closed, every call fails with ENOTSUP,
 // which the module takes as "the host cancelled this call".
 package rootfs
 
 import (
-	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
+	"golang.org/x/sys/unix"
 )
 
 // Gate is shared by the mounts of one module instance.
@@ -40,34 +50,117 @@ func (g *Gate) Restore() { g.revoked.Store(false) }
 
 func (g *Gate) closed() bool { return g != nil && g.revoked.Load() }
 
-// Dir is a host directory shared by the mounts of every instance.
+// Dir is a host directory shared by the mounts of every instance. It holds
+// the directory open: a path swapped for another directory after OpenDir
+// does not change what is served.
 type Dir struct {
-	root *os.Root
-	// fd is the directory's descriptor for openat2, or -1 where the
-	// kernel has none (Linux before 5.6, other systems).
 	fd int
+	// openat2 says the kernel resolves a whole path below fd in one call
+	// (Linux 5.6 and later); otherwise a path is opened a component at a
+	// time.
+	openat2 bool
 }
 
-// OpenDir opens the host directory dir.
+// OpenDir opens the host directory dir. The host names it, links and all
+// (a root's own path is configuration, not a call's argument); a directory
+// that is, or is inside, a ".git" is refused, since .git is never read.
 func OpenDir(dir string) (*Dir, error) {
-	// os.OpenRoot opens without O_DIRECTORY or O_NONBLOCK, so a FIFO in
-	// dir's place would block it forever: check first, without blocking.
-	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
 	}
-	f.Close()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
+	if slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
+		return nil, fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
 	}
-	return &Dir{root: root, fd: beneathFD(root)}, nil
+	// O_NONBLOCK: a FIFO in dir's place must not block the open.
+	fd, err := unix.Open(real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return &Dir{fd: fd, openat2: hasOpenat2(fd)}, nil
+}
+
+// Link returns the first component of rel (clean, relative, "/"-separated)
+// that is a symbolic link, as the path up to it, or "" when there is none
+// (or rel cannot be looked at: the module says why when it tries). A host
+// checks a call's path with it before the call runs, so what a read guard
+// is shown is what will be opened; the mount refuses the link either way.
+func (d *Dir) Link(rel string) string {
+	if rel == "" {
+		return ""
+	}
+	fsys := New(d, nil)
+	for i := 0; i <= len(rel); i++ {
+		if i < len(rel) && rel[i] != '/' {
+			continue
+		}
+		st, errno := fsys.Lstat(rel[:i])
+		if errno != 0 {
+			return ""
+		}
+		if st.Mode&fs.ModeSymlink != 0 {
+			return rel[:i]
+		}
+	}
+	return ""
 }
 
 // Close releases the directory.
-func (d *Dir) Close() error {
-	closeFD(d.fd)
-	return d.root.Close()
+func (d *Dir) Close() error { return unix.Close(d.fd) }
+
+// open opens p (clean, relative, "." for the directory itself) below the
+// directory with flags, never following a link at any component: a link
+// anywhere is ELOOP.
+func (d *Dir) open(p string, flags int) (int, error) {
+	if bad(p) {
+		return -1, unix.EPERM
+	}
+	if d.openat2 {
+		return openat2(d.fd, p, flags)
+	}
+	cur := d.fd
+	for {
+		comp, rest, more := strings.Cut(p, "/")
+		f := flags | unix.O_NOFOLLOW
+		if more {
+			f = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
+		}
+		fd, err := openat(cur, comp, f)
+		if err == unix.ENOTDIR && isLink(cur, comp) {
+			err = unix.ELOOP // Linux says ENOTDIR for a link opened as a directory
+		}
+		if cur != d.fd {
+			unix.Close(cur)
+		}
+		if err != nil {
+			return -1, err
+		}
+		if !more {
+			return fd, nil
+		}
+		cur, p = fd, rest
+	}
+}
+
+// isLink reports whether name in the directory dir is a symbolic link.
+func isLink(dir int, name string) bool {
+	var st unix.Stat_t
+	return unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+}
+
+// bad reports whether p has a ".." component: the module cleans its paths,
+// so one that climbs is refused before any lookup.
+func bad(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
+}
+
+func openat(dir int, name string, flags int) (int, error) {
+	for {
+		fd, err := unix.Openat(dir, name, flags, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
 }
 
 // FS is a read-only mount of one Dir.
@@ -85,8 +178,7 @@ func (f *FS) String() string { return "rootfs" }
 
 // name turns a path wazero passes into one relative to the directory.
 // wazero roots the paths it builds from a directory descriptor at "/" (a
-// stat of "fifo" in a directory opened as "." arrives as "/fifo"), and
-// os.Root refuses absolute paths.
+// stat of "fifo" in a directory opened as "." arrives as "/fifo").
 func name(p string) string {
 	p = strings.TrimLeft(p, "/")
 	if p == "" {
@@ -95,34 +187,32 @@ func name(p string) string {
 	return p
 }
 
-// errno maps an error from os.Root or openat2 to a WASI errno. A path that
-// escapes is EPERM: openat2 says EXDEV, and os.Root's own error carries no
-// errno.
+// errno maps an error to a WASI errno. A path that would escape is EPERM
+// (openat2 says EXDEV).
 func errno(err error) experimentalsys.Errno {
 	if err == nil {
 		return 0
 	}
-	var en syscall.Errno
-	if errors.As(err, &en) {
-		if en == syscall.EXDEV {
-			return experimentalsys.EPERM
-		}
-		return experimentalsys.UnwrapOSError(en)
+	if err == unix.EXDEV {
+		return experimentalsys.EPERM
 	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return experimentalsys.ENOENT
-	case errors.Is(err, fs.ErrPermission):
-		return experimentalsys.EACCES
-	}
-	return experimentalsys.EPERM
+	return experimentalsys.UnwrapOSError(err)
 }
 
 // writeFlags are the open flags that would change the file system.
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT |
 	experimentalsys.O_TRUNC | experimentalsys.O_APPEND | experimentalsys.O_EXCL
 
-// OpenFile implements experimentalsys.FS.
+// openFlags are the flags of every open: read-only, and non-blocking, so a
+// FIFO cannot block it.
+const openFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+
+// OpenFile implements experimentalsys.FS. It keeps a regular file as a
+// bare descriptor. Why not an *os.File for files: os.NewFile on a
+// non-blocking descriptor asks the kernel for its flags and tries to
+// register it with the network poller (fcntl and a failing epoll_ctl), two
+// system calls per file that read nothing, about 9% of a search's CPU.
+// Directories, which are read with ReadDir, are *os.Files.
 func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
 	if f.gate.closed() {
 		return nil, experimentalsys.ENOTSUP
@@ -131,51 +221,17 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (expe
 		return nil, experimentalsys.EROFS
 	}
 	p = name(p)
-	if f.dir.fd >= 0 {
-		return f.openRaw(p, flag)
-	}
-	of, en := f.openRoot(p, flag)
-	if en != 0 {
-		return nil, en
-	}
-	fi, err := of.Stat()
-	if err != nil {
-		of.Close()
-		return nil, errno(err)
-	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
-		of.Close()
-		return nil, experimentalsys.EACCES
-	}
-	return &file{fd: -1, osf: of, st: stat(fi), gate: f.gate}, 0
-}
-
-// openFlags are the flags of every open: read-only, and non-blocking, so a
-// FIFO cannot block it.
-const openFlags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY | syscall.O_CLOEXEC
-
-// openRaw opens p in one openat2 call resolved beneath the directory and
-// keeps a regular file as a bare descriptor. Why not an *os.File for
-// files: os.NewFile on a non-blocking descriptor asks the kernel for its
-// flags and tries to register it with the network poller (fcntl and a
-// failing epoll_ctl), two system calls per file that read nothing, about
-// 9% of a search's CPU. Directories, which are read with ReadDir, are
-// *os.Files.
-func (f *FS) openRaw(p string, flag experimentalsys.Oflag) (experimentalsys.File, experimentalsys.Errno) {
 	osFlag := openFlags
 	if flag&experimentalsys.O_DIRECTORY != 0 {
-		osFlag |= syscall.O_DIRECTORY
+		osFlag |= unix.O_DIRECTORY
 	}
-	if flag&experimentalsys.O_NOFOLLOW != 0 {
-		osFlag |= syscall.O_NOFOLLOW
-	}
-	fd, err := openBeneath(f.dir.fd, p, osFlag)
+	fd, err := f.dir.open(p, osFlag)
 	if err != nil {
 		return nil, errno(err)
 	}
 	st, err := fstat(fd)
 	if err != nil {
-		closeFD(fd)
+		unix.Close(fd)
 		return nil, errno(err)
 	}
 	switch t := st.Mode.Type(); {
@@ -184,56 +240,54 @@ func (f *FS) openRaw(p string, flag experimentalsys.Oflag) (experimentalsys.File
 	case t.IsDir():
 		return &file{fd: -1, osf: os.NewFile(uintptr(fd), p), st: st, gate: f.gate}, 0
 	}
-	closeFD(fd)
+	unix.Close(fd)
 	return nil, experimentalsys.EACCES
 }
 
-// openRoot opens p through os.Root, a component at a time, where the
-// kernel has no openat2.
-func (f *FS) openRoot(p string, flag experimentalsys.Oflag) (*os.File, experimentalsys.Errno) {
-	osFlag := openFlags
-	if flag&experimentalsys.O_DIRECTORY != 0 {
-		osFlag |= syscall.O_DIRECTORY
-	}
-	if flag&experimentalsys.O_NOFOLLOW != 0 {
-		// os.Root follows a final symlink that stays inside the root;
-		// O_NOFOLLOW asks for ELOOP instead.
-		fi, err := f.dir.root.Lstat(p)
-		if err != nil {
-			return nil, errno(err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, experimentalsys.ELOOP
-		}
-	}
-	of, err := f.dir.root.OpenFile(p, osFlag, 0)
-	return of, errno(err)
-}
-
-// Lstat implements experimentalsys.FS.
-func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) { return f.stat(f.dir.root.Lstat, p) }
-
-// Stat implements experimentalsys.FS.
-func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) { return f.stat(f.dir.root.Stat, p) }
-
-func (f *FS) stat(how func(string) (fs.FileInfo, error), p string) (sys.Stat_t, experimentalsys.Errno) {
+// Lstat implements experimentalsys.FS: p itself, a link at its end
+// described, not followed.
+func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 	if f.gate.closed() {
 		return sys.Stat_t{}, experimentalsys.ENOTSUP
 	}
-	fi, err := how(name(p))
+	p = name(p)
+	if p == "." {
+		st, err := fstat(f.dir.fd)
+		return st, errno(err)
+	}
+	dir, base := ".", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, base = p[:i], p[i+1:]
+	}
+	if base == ".." {
+		return sys.Stat_t{}, experimentalsys.EPERM
+	}
+	fd, err := f.dir.open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC)
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
 	}
-	return stat(fi), 0
+	defer unix.Close(fd)
+	st, err := fstatat(fd, base)
+	return st, errno(err)
 }
 
-// Readlink implements experimentalsys.FS.
-func (f *FS) Readlink(p string) (string, experimentalsys.Errno) {
+// Stat implements experimentalsys.FS. Nothing is followed: a link at the
+// end of p is ELOOP, as anywhere else in it.
+func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	st, en := f.Lstat(p)
+	if en == 0 && st.Mode&fs.ModeSymlink != 0 {
+		return sys.Stat_t{}, experimentalsys.ELOOP
+	}
+	return st, en
+}
+
+// Readlink implements experimentalsys.FS: refused. The module never reads
+// a link's target, and an absolute one would show it a host path.
+func (f *FS) Readlink(string) (string, experimentalsys.Errno) {
 	if f.gate.closed() {
 		return "", experimentalsys.ENOTSUP
 	}
-	s, err := f.dir.root.Readlink(name(p))
-	return s, errno(err)
+	return "", experimentalsys.EPERM
 }
 
 // The calls that would change the tree all fail with EROFS.
@@ -261,14 +315,9 @@ func wasiType(t fs.FileMode) fs.FileMode {
 	return t
 }
 
-func stat(fi fs.FileInfo) sys.Stat_t {
-	st := sys.NewStat_t(fi)
-	st.Mode = wasiType(st.Mode)
-	return st
-}
 
 // file is an open regular file (a bare descriptor, fd) or directory (osf)
-// of an FS; without openat2, both are *os.Files.
+// of an FS.
 type file struct {
 	experimentalsys.UnimplementedFile
 	fd   int      // a regular file opened with openat2, or -1
@@ -300,14 +349,7 @@ func (f *file) Read(buf []byte) (int, experimentalsys.Errno) {
 	if f.st.Mode.IsDir() {
 		return 0, experimentalsys.EISDIR
 	}
-	if f.osf == nil {
-		n, err := readFD(f.fd, buf)
-		return n, errno(err)
-	}
-	n, err := f.osf.Read(buf)
-	if err == io.EOF {
-		err = nil
-	}
+	n, err := readFD(f.fd, buf)
 	return n, errno(err)
 }
 
@@ -318,14 +360,7 @@ func (f *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 	if f.st.Mode.IsDir() {
 		return 0, experimentalsys.EISDIR
 	}
-	if f.osf == nil {
-		n, err := preadFD(f.fd, buf, off)
-		return n, errno(err)
-	}
-	n, err := f.osf.ReadAt(buf, off)
-	if err == io.EOF {
-		err = nil
-	}
+	n, err := preadFD(f.fd, buf, off)
 	return n, errno(err)
 }
 
@@ -364,7 +399,7 @@ func (f *file) Utimens(int64, int64) experimentalsys.Errno        { return exper
 
 func (f *file) Close() experimentalsys.Errno {
 	if f.osf == nil {
-		closeFD(f.fd)
+		unix.Close(f.fd)
 		return 0
 	}
 	return errno(f.osf.Close())

@@ -15,11 +15,17 @@ import (
 func TestFS(t *testing.T) {
 	outside := testtree.New(t, map[string]string{"secret": "x"})
 	dir := testtree.New(t, map[string]string{
-		"file":     "hello",
-		"sub/x":    "",
-		"in-link":  "->file",
-		"out-link": "->" + filepath.Join(outside, "secret"),
-		"out-dir":  "->" + outside,
+		"file":          "hello",
+		"sub/x":         "",
+		".git/config":   "token",
+		"in-link":       "->file",
+		"out-link":      "->" + filepath.Join(outside, "secret"),
+		"out-dir":       "->" + outside,
+		"g":             "->.git",
+		"sub/up":        "->..",
+		"sub/chain":     "->../g",
+		"sub/dir-link":  "->../sub",
+		"sub/file-link": "->../file",
 	})
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
@@ -29,11 +35,11 @@ func TestFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if d.fd < 0 && runtime.GOOS == "linux" {
-		t.Log("this kernel has no openat2: only the os.Root path is tested")
+	if !d.openat2 && runtime.GOOS == "linux" {
+		t.Log("this kernel has no openat2: only the component walk is tested")
 	}
 	t.Run("openat2", func(t *testing.T) { testFS(t, d, outside) })
-	t.Run("os.Root", func(t *testing.T) { testFS(t, &Dir{root: d.root, fd: -1}, outside) })
+	t.Run("a component at a time", func(t *testing.T) { testFS(t, &Dir{fd: d.fd}, outside) })
 }
 
 func testFS(t *testing.T, d *Dir, outside string) {
@@ -49,11 +55,19 @@ func testFS(t *testing.T, d *Dir, outside string) {
 		{name: "file", path: "file", flag: rd},
 		{name: "dir", path: "sub", flag: rd | experimentalsys.O_DIRECTORY},
 		{name: "root", path: "", flag: rd},
-		{name: "link inside followed", path: "in-link", flag: rd},
-		{name: "nofollow", path: "in-link", flag: rd | experimentalsys.O_NOFOLLOW, want: experimentalsys.ELOOP},
-		{name: "link outside", path: "out-link", flag: rd, want: experimentalsys.EPERM},
-		{name: "through dir link outside", path: "out-dir/secret", flag: rd, want: experimentalsys.EPERM},
+		{name: "deep", path: "sub/x", flag: rd},
+		// No link is followed, at any component, wherever it points.
+		{name: "link inside, last", path: "in-link", flag: rd, want: experimentalsys.ELOOP},
+		{name: "link inside, nofollow", path: "in-link", flag: rd | experimentalsys.O_NOFOLLOW, want: experimentalsys.ELOOP},
+		{name: "link outside, last", path: "out-link", flag: rd, want: experimentalsys.ELOOP},
+		{name: "link outside, first", path: "out-dir/secret", flag: rd, want: experimentalsys.ELOOP},
+		{name: "link to .git, first", path: "g/config", flag: rd, want: experimentalsys.ELOOP},
+		{name: "link to .., middle", path: "sub/up/.git/config", flag: rd, want: experimentalsys.ELOOP},
+		{name: "link to a link, middle", path: "sub/chain/config", flag: rd, want: experimentalsys.ELOOP},
+		{name: "link to its own directory, as a directory", path: "sub/dir-link", flag: rd | experimentalsys.O_DIRECTORY, want: experimentalsys.ELOOP},
+		{name: "link, then ..", path: "sub/dir-link/../file", flag: rd, want: experimentalsys.EPERM},
 		{name: "dotdot", path: "../" + filepath.Base(outside) + "/secret", flag: rd, want: experimentalsys.EPERM},
+		{name: "dotdot inside", path: "sub/../file", flag: rd, want: experimentalsys.EPERM},
 		{name: "fifo never opened", path: "fifo", flag: rd, want: experimentalsys.EACCES},
 		{name: "write", path: "file", flag: experimentalsys.O_WRONLY, want: experimentalsys.EROFS},
 		{name: "create", path: "new", flag: experimentalsys.O_CREAT | experimentalsys.O_RDWR, want: experimentalsys.EROFS},
@@ -90,8 +104,21 @@ func testFS(t *testing.T, d *Dir, outside string) {
 	if st, errno := fsys.Lstat("in-link"); errno != 0 || st.Mode&os.ModeSymlink == 0 {
 		t.Errorf("Lstat of a link: mode %v errno %v, want a symlink", st.Mode, errno)
 	}
-	if _, errno := fsys.Stat("out-link"); errno != experimentalsys.EPERM {
-		t.Errorf("Stat through a link out: %v, want EPERM", errno)
+	if st, errno := fsys.Lstat("sub/x"); errno != 0 || !st.Mode.IsRegular() {
+		t.Errorf("Lstat(sub/x): mode %v errno %v, want a file", st.Mode, errno)
+	}
+	for _, p := range []string{"g/config", "sub/up/file", "out-dir/secret"} {
+		if _, errno := fsys.Lstat(p); errno != experimentalsys.ELOOP {
+			t.Errorf("Lstat(%s) through a link: %v, want ELOOP", p, errno)
+		}
+	}
+	for _, p := range []string{"out-link", "in-link", "g/config"} {
+		if _, errno := fsys.Stat(p); errno != experimentalsys.ELOOP {
+			t.Errorf("Stat(%s): %v, want ELOOP", p, errno)
+		}
+	}
+	if _, errno := fsys.Readlink("in-link"); errno != experimentalsys.EPERM {
+		t.Errorf("Readlink: %v, want EPERM", errno)
 	}
 	for name, errno := range map[string]experimentalsys.Errno{
 		"mkdir":  fsys.Mkdir("d", 0o755),
