@@ -7,6 +7,9 @@ WASM     := host/rootbound.wasm
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
 # A count, not a duration: see RATIONALE.md (go.dev/issue/75804).
 FUZZTIME ?= 200000x
+# FuzzLinks builds a tree on disk and runs the wazero host for each input
+# (about 1,000 a second): it gets a count of its own.
+FUZZLINKS ?= 5000x
 # Minimizing each new input is bounded too: with Go's default of 60 s a run
 # that finds new coverage can spend minutes shrinking inputs.
 FUZZMIN ?= 10x
@@ -77,7 +80,7 @@ check: wasm-check
 bench: tools
 	$(GO) run ./host/internal/bench
 
-## fuzz: each fuzz target for FUZZTIME executions (default 200000x)
+## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS)
 fuzz:
 	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
@@ -92,3 +95,4 @@ fuzz:
 	$(GO) test ./guest/search -run '^$$' -fuzz FuzzDecodeUTF16 -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./host -run '^$$' -fuzz FuzzLinks -fuzztime $(FUZZLINKS) -fuzzminimizetime $(FUZZMIN)

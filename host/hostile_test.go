@@ -821,62 +821,82 @@ func TestHostileConcurrency(t *testing.T) {
 	record("640 concurrent calls on 2 instances", "wazero library", fmt.Sprintf("%d wrong", bad.Load()), ok)
 }
 
-// TestSwapRace swaps a directory inside the root for a symlink to a
-// directory of secrets outside, and back, at least 10,000 times while
-// searches run; no outside byte may ever appear in a result. It runs on the
-// wazero library and on the process hosts that exist (wasmtime, Node); on
-// Node, whose host checks paths before node:wasi opens them, a leak is the
-// known limitation SECURITY.md states, and the table says whether one was
-// seen.
+// TestSwapRace swaps a directory inside the root for a symbolic link, and
+// back, at least 10,000 times while searches run: a link to a directory of
+// secrets outside the root, and a link to the root's own .git. No secret
+// may ever appear in a result. It runs on the wazero library, the rootbound
+// command and the process hosts that exist (wasmtime, Node); on Node, whose
+// host checks paths before node:wasi opens them, a leak is the known
+// limitation SECURITY.md states, and the table says whether one was seen.
 func TestSwapRace(t *testing.T) {
-	hosts := append([]string{"wazero library"}, processRuntimes(t)...)
+	hosts := append([]string{"wazero library", "wazero CLI"}, processRuntimes(t)...)
 	searches := []call{
 		{grep: &GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent}},
 		{grep: &GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent}},
 		{glob: &GlobArgs{Pattern: "**", Path: "swap"}},
 	}
-	for _, rt := range hosts {
-		t.Run(rt, func(t *testing.T) {
-			base := t.TempDir()
-			testtree.Write(t, base, map[string]string{
-				"outside/file.txt":   outsideMarker + "\n",
-				"root/swap/file.txt": "inside " + needle + "\n",
-				"root/other.txt":     needle + "\n",
-			})
-			root := filepath.Join(base, "root")
-			find := func(i int) []byte { return []byte(searches[i%3].serve(serveArgv(rt), root).text) }
-			if rt == "wazero library" {
-				r, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", root).WithInstances(2))
-				if err != nil {
-					t.Fatal(err)
+	// The command's PATH is the root a person names: it searches the root,
+	// and a glob names the swapped directory in its pattern.
+	cliSearches := []call{searches[0], {glob: &GlobArgs{Pattern: "swap/**"}}}
+	bin, _ := buildCLI(t)
+	for _, target := range []struct{ name, link, marker string }{
+		{"a symlink out", "", outsideMarker},
+		{"an in-root symlink to .git", ".git", gitMarker},
+	} {
+		for _, rt := range hosts {
+			t.Run(target.name+"/"+rt, func(t *testing.T) {
+				base := t.TempDir()
+				testtree.Write(t, base, map[string]string{
+					"outside/file.txt":   outsideMarker + "\n",
+					"root/.git/file.txt": gitMarker + "\n",
+					"root/swap/file.txt": "inside " + needle + "\n",
+					"root/other.txt":     needle + "\n",
+				})
+				root := filepath.Join(base, "root")
+				find := func(i int) []byte { return []byte(searches[i%3].serve(serveArgv(rt), root).text) }
+				switch rt {
+				case "wazero library":
+					r, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", root).WithInstances(2))
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer r.Close(context.Background())
+					find = func(i int) []byte { return []byte(searches[i%3].library(context.Background(), r).text) }
+				case "wazero CLI":
+					find = func(i int) []byte { return []byte(cliSearches[i%2].cli(bin, root).text) }
 				}
-				defer r.Close(context.Background())
-				find = func(i int) []byte { return []byte(searches[i%3].library(context.Background(), r).text) }
-			}
-			minSearches := int64(10) // a process host is slow to start: ask for enough
-			swaps, n, leaks := swapRace(t, base, root, find, minSearches)
-			name := fmt.Sprintf("dir swapped for a symlink out, %d times", swaps)
-			note := fmt.Sprintf("%d searches during the swaps, %d leaks", n, leaks)
-			switch {
-			case rt == "node" && leaks > 0:
-				record(name, rt, "known limitation: "+note+"; the Node host checks a path before node:wasi opens it, and a swap in between is not caught", true)
-			case leaks > 0 || swaps < 10_000:
-				record(name, rt, note, false)
-				t.Errorf("%d swaps, %d leaks", swaps, leaks)
-			default:
-				record(name, rt, note, true)
-			}
-		})
+				link := filepath.Join(base, "outside")
+				if target.link != "" {
+					link = target.link
+				}
+				minSearches := int64(10) // a process host is slow to start: ask for enough
+				swaps, n, leaks := swapRace(t, base, root, link, target.marker, find, minSearches)
+				name := fmt.Sprintf("dir swapped for %s, %d times", target.name, swaps)
+				note := fmt.Sprintf("%d searches during the swaps, %d leaks", n, leaks)
+				switch {
+				case rt == "node" && leaks > 0:
+					record(name, rt, "known limitation: "+note+"; the Node host checks a path before node:wasi opens it, and a swap in between is not caught", true)
+				case leaks > 0 || swaps < 10_000:
+					record(name, rt, note, false)
+					t.Errorf("%d swaps, %d leaks", swaps, leaks)
+				default:
+					record(name, rt, note, true)
+				}
+			})
+		}
 	}
 }
 
-// swapRace swaps root/swap for a symlink to base/outside and back while find
-// runs in two goroutines, until it has made 10,000 swaps and find has run at
+// gitMarker lives only in a root's .git and must never appear in any output.
+const gitMarker = "ROOTBOUND-GIT-2e9d"
+
+// swapRace swaps root/swap for a symlink to link and back while find runs
+// in two goroutines, until it has made 10,000 swaps and find has run at
 // least minSearches times. It returns the counts and how many answers held
-// an outside byte or a host path.
-func swapRace(t *testing.T, base, root string, find func(i int) []byte, minSearches int64) (swaps, searches, leaks int64) {
-	swap, real, link := filepath.Join(root, "swap"), filepath.Join(root, "swap.real"), filepath.Join(root, "swap.link")
-	if err := os.Symlink(filepath.Join(base, "outside"), link); err != nil {
+// marker or a host path.
+func swapRace(t *testing.T, base, root, link, marker string, find func(i int) []byte, minSearches int64) (swaps, searches, leaks int64) {
+	swap, real, linkPath := filepath.Join(root, "swap"), filepath.Join(root, "swap.real"), filepath.Join(root, "swap.link")
+	if err := os.Symlink(link, linkPath); err != nil {
 		t.Fatal(err)
 	}
 	var stop atomic.Bool
@@ -889,9 +909,9 @@ func swapRace(t *testing.T, base, root string, find func(i int) []byte, minSearc
 		defer stop.Store(true)
 		runtime.LockOSThread()
 		for nSwaps.Load() < 10_000 || nSearches.Load() < minSearches {
-			// swap -> swap.real; swap.link -> swap (now a symlink out); and back.
-			if os.Rename(swap, real) != nil || os.Rename(link, swap) != nil ||
-				os.Rename(swap, link) != nil || os.Rename(real, swap) != nil {
+			// swap -> swap.real; swap.link -> swap (now a symlink); and back.
+			if os.Rename(swap, real) != nil || os.Rename(linkPath, swap) != nil ||
+				os.Rename(swap, linkPath) != nil || os.Rename(real, swap) != nil {
 				t.Error("swap failed")
 				return
 			}
@@ -904,7 +924,7 @@ func swapRace(t *testing.T, base, root string, find func(i int) []byte, minSearc
 			defer wg.Done()
 			for !stop.Load() {
 				raw := find(int(nSearches.Add(1)))
-				if bytes.Contains(raw, []byte(outsideMarker)) || bytes.Contains(raw, []byte(base)) {
+				if bytes.Contains(raw, []byte(marker)) || bytes.Contains(raw, []byte(base)) {
 					nLeaks.Add(1)
 					leaked.Do(func() { t.Logf("leak: %.300s", raw) })
 				}

@@ -90,7 +90,8 @@ func text(res *mcp.CallToolResult) string {
 // while the Go tree is searched; a call cancelled mid-way that ends with
 // what it found; and client roots that narrow, never widen.
 func TestClient(t *testing.T) {
-	dir := testtree.New(t, map[string]string{"src/main.go": "package main\n// TODO: one\n", "docs/a.md": "TODO two\n"})
+	dir := testtree.New(t, map[string]string{"src/main.go": "package main\n// TODO: one\n", "docs/a.md": "TODO two\n",
+		"src/link": "->../docs"})
 	var log audits
 	s := newServer(t, dir, mcpserver.Options{Audit: log.add})
 	ctx := context.Background()
@@ -217,6 +218,12 @@ func TestClient(t *testing.T) {
 		res, err = cs3.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": "TODO", "path": "src"}})
 		if err != nil || res.IsError || !strings.Contains(text(res), "src/main.go") {
 			t.Fatalf("inside the client's roots: %v %q", err, text(res))
+		}
+		// A link inside a client root to a directory outside it is not
+		// followed: the path is refused, what it names never read.
+		res, err = cs3.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": "TODO", "path": "src/link/a.md"}})
+		if err != nil || !res.IsError || !strings.Contains(text(res), "(symlink)") || strings.Contains(text(res), "TODO two") {
+			t.Fatalf("through a link out of the client's roots: %v %q", err, text(res))
 		}
 		// /etc is a client root: it still reaches nothing outside the
 		// configured roots, since the module cannot.

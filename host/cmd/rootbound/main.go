@@ -428,7 +428,7 @@ func plural(n int64, one, many string) string {
 func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rootbound serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	roots := fs.StringArray("root", nil, "NAME=DIR: a readable root, named as requests and results name it (repeat it; the first is the default)")
+	rf := addRootFlags(fs, "requests and results")
 	timeout := fs.Duration("timeout", 20*time.Second, "the longest a request may run (a request's own deadline_ms may be shorter)")
 	instances := fs.Int("instances", 1, "requests answered at once (they are answered in order)")
 	if err := fs.Parse(args); err != nil {
@@ -438,7 +438,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg, err := rootsConfig(*roots, fs.NArg())
+	cfg, err := rf.config(fs.NArg())
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound serve:", err)
 		return 2

@@ -22,8 +22,9 @@ import (
 const mcpUsage = `usage: rootbound mcp --root NAME=DIR [--root NAME=DIR ...] [--http 127.0.0.1:PORT]
 
 Serves glob and grep over the Model Context Protocol: on stdin and stdout by
-default, or on streamable HTTP at --http (loopback unless --token is set;
-the token is read from the environment variable ROOTBOUND_MCP_TOKEN).
+default, or on streamable HTTP at --http (loopback only, unless the
+environment variable ROOTBOUND_MCP_TOKEN holds a bearer token that every
+request must then carry).
 
 `
 
@@ -31,7 +32,7 @@ the token is read from the environment variable ROOTBOUND_MCP_TOKEN).
 func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rootbound mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	roots := fs.StringArray("root", nil, "NAME=DIR: a readable root, named as calls and results name it (repeat it; the first is the default)")
+	rf := addRootFlags(fs, "calls and results")
 	addr := fs.String("http", "", "serve streamable HTTP at this address (127.0.0.1:PORT) instead of stdio")
 	origins := fs.StringArray("allow-origin", nil, "an origin allowed besides loopback ones (repeat it)")
 	timeout := fs.Duration("timeout", 20*time.Second, "the longest a call may run")
@@ -43,7 +44,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg, err := rootsConfig(*roots, fs.NArg())
+	cfg, err := rf.config(fs.NArg())
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound mcp:", err)
 		return 2
@@ -104,19 +105,35 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// rootsConfig makes a Config of --root NAME=DIR flags (and wants no other
-// argument).
-func rootsConfig(roots []string, extra int) (host.Config, error) {
-	if len(roots) == 0 || extra > 0 {
+// rootFlags are the flags of serve and mcp that say what may be read.
+type rootFlags struct {
+	roots, deny []string
+	hideHidden  bool
+}
+
+func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
+	rf := &rootFlags{}
+	fs.StringArrayVar(&rf.roots, "root", nil, "NAME=DIR: a readable root, named as "+what+" name it (repeat it; the first is the default)")
+	fs.StringArrayVar(&rf.deny, "deny", nil, "GLOB: what is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
+	fs.BoolVar(&rf.hideHidden, "hide-hidden", false, "leave hidden files and directories out of every call, whatever it asks")
+	return rf
+}
+
+// config makes a Config of the flags (and wants no other argument).
+func (rf *rootFlags) config(extra int) (host.Config, error) {
+	if len(rf.roots) == 0 || extra > 0 {
 		return nil, errors.New("want --root NAME=DIR (one or more) and nothing else")
 	}
 	cfg := host.NewConfig()
-	for _, root := range roots {
+	for _, root := range rf.roots {
 		name, dir, ok := strings.Cut(root, "=")
 		if !ok {
 			return nil, fmt.Errorf("--root %q, want NAME=DIR", root)
 		}
 		cfg = cfg.WithRoot(name, dir)
+		if len(rf.deny) > 0 || rf.hideHidden {
+			cfg = cfg.WithRootPolicy(name, host.RootPolicy{Deny: rf.deny, HideHidden: rf.hideHidden})
+		}
 	}
 	return cfg, nil
 }
