@@ -72,20 +72,24 @@ func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
 // number of results. The Result it returns has no Items. If fn returns an
 // error, the call stops; its Result is partial, with code cancelled.
 func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
+	start := time.Now()
 	p, err := r.PrepareGlob(args)
 	if err != nil {
 		return r.prepareFailed("glob", args.Pattern, args.Path, err)
 	}
+	p.start = start
 	return p.run(ctx, fn)
 }
 
 // GrepEach is Grep that hands each result to fn as it arrives, as GlobEach
 // does.
 func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) error) (*Result, error) {
+	start := time.Now()
 	p, err := r.PrepareGrep(args)
 	if err != nil {
 		return r.prepareFailed("grep", args.Pattern, args.Path, err)
 	}
+	p.start = start
 	return p.run(ctx, fn)
 }
 
@@ -111,9 +115,10 @@ func (r *Runner) where(path string) string {
 	return path
 }
 
-// do runs one typed request. Items go to each, or into res when each is nil.
-func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each func(Item) error) (*Result, error) {
-	deadline := r.deadline(ctx, 0)
+// do runs one typed request, whose timeout started at start. Items go to
+// each, or into res when each is nil.
+func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req protocol.Request, each func(Item) error) (*Result, error) {
+	deadline := r.deadline(ctx, start, 0)
 	req.V = protocol.Version
 	req.ID = strconv.FormatUint(r.nextID.Add(1), 10)
 	req.Limits = &protocol.Limits{
@@ -163,15 +168,15 @@ func (r *Runner) do(ctx context.Context, res *Result, req protocol.Request, each
 	return res, res.Err()
 }
 
-// deadline is when a call must end: the runner's timeout from now, or
+// deadline is when a call must end: the runner's timeout from start, or
 // sooner when ctx says so or the request asks for less (requested, 0 for
 // none).
-func (r *Runner) deadline(ctx context.Context, requested time.Duration) time.Time {
+func (r *Runner) deadline(ctx context.Context, start time.Time, requested time.Duration) time.Time {
 	timeout := r.cfg.timeout
 	if requested > 0 {
 		timeout = min(timeout, requested)
 	}
-	deadline := time.Now().Add(timeout)
+	deadline := start.Add(timeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}

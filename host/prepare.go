@@ -45,6 +45,7 @@ type ReadGuard func(ctx context.Context, tool string, reads []Read) error
 // copied when it was prepared). It may run more than once.
 type Prepared struct {
 	r     *Runner
+	start time.Time // when the timeout started; zero: when it runs
 	tool  string
 	glob  *GlobArgs
 	grep  *GrepArgs
@@ -62,6 +63,10 @@ func (p *Prepared) Reads() []Read { return append([]Read(nil), p.reads...) }
 // CodeOutsideRoot. Arguments the module checks (ranges, names of types) are
 // checked again when it runs.
 func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
+	wire := protocol.GlobArgs(args)
+	if err := wire.CheckLists(); err != nil {
+		return nil, fromError(err)
+	}
 	if _, err := match.CompileGlob(args.Pattern, args.CaseInsensitive); err != nil {
 		return nil, patternError(err)
 	}
@@ -76,11 +81,15 @@ func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 // PrepareGrep validates a grep call (its patterns, globs and path) and
 // resolves what it will read, as PrepareGlob does.
 func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
+	wire := protocol.GrepArgs(args)
+	if err := wire.CheckLists(); err != nil {
+		return nil, fromError(err)
+	}
 	if _, err := match.Compile(append([]string{args.Pattern}, args.Patterns...), match.Options{
 		Literal: args.Literal, Case: args.Case, Word: args.Word, CRLF: args.CRLF, Multiline: args.Multiline}); err != nil {
 		return nil, patternError(err)
 	}
-	if _, err := match.CompileFilter(args.Glob, false); err != nil {
+	if _, err := match.CompileFilter(args.Glob, false, nil); err != nil {
 		return nil, patternError(err)
 	}
 	rd, err := r.resolve(args.Path)
@@ -171,7 +180,14 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 		}
 	}
 	if res.Done.Error == nil {
-		p.r.do(ctx, res, req, each)
+		// A call prepared apart (a permission layer approved it in
+		// between) starts its timeout when it runs; Glob, Grep and
+		// Tools.Call count their preparing in it.
+		begun := p.start
+		if begun.IsZero() {
+			begun = time.Now()
+		}
+		p.r.do(ctx, begun, res, req, each)
 	}
 	if audit := p.r.cfg.audit; audit != nil {
 		audit(p.audit(res, time.Since(start)))

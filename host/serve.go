@@ -82,7 +82,7 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 	}
 	results := 0
 	var werr error
-	done, raw := r.exchange(ctx, line, "", r.deadline(ctx, requested), req.Limits.DeadlineMS,
+	done, raw := r.exchange(ctx, line, "", r.deadline(ctx, time.Now(), requested), req.Limits.DeadlineMS,
 		func(raw []byte, l *protocol.Line) error {
 			if l.Item != nil {
 				results++

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -118,6 +119,7 @@ func sizeText(n int64) string {
 // for the model (never empty: a failure is an "[Error (code): ...]" line)
 // and the Result, whose Err is the typed error if any: Prepare, then Run.
 func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (string, *Result) {
+	start := time.Now()
 	p, err := t.Prepare(name, args)
 	if err != nil {
 		res := failedResult(name, err.(*Error))
@@ -126,6 +128,7 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 		}
 		return res.Text(), res
 	}
+	p.start = start
 	res, _ := p.Run(ctx)
 	return res.Text(), res
 }

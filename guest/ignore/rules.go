@@ -40,7 +40,17 @@ type Rules struct {
 	names map[string][]int32 // literal base-name rules, ascending
 	paths map[string][]int32 // literal path rules, ascending
 	other []int32            // the rest, ascending
+	// Long counts the rules longer than MaxRuleBytes, which are not
+	// applied; FirstLong is the line of the first.
+	Long, FirstLong int
 }
+
+// MaxRuleBytes bounds one rule: a longer one is not applied (and counted
+// in Rules.Long, so the caller can say so). A path is at most 4,096 bytes
+// (PATH_MAX), and compiling one rule is a stretch of work with no look at
+// the deadline: a single rule of 7 MiB took 1.3 s natively to compile, and
+// stalled a wazero host for half a second.
+const MaxRuleBytes = 4096
 
 type rule struct {
 	text     string // the line as written (trimmed), for notes
@@ -94,6 +104,12 @@ func ParseLimited(data []byte, source string, m *meter.Meter, maxWild int) (*Rul
 			continue
 		}
 		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) > MaxRuleBytes {
+			if r.Long++; r.Long == 1 {
+				r.FirstLong = n
+			}
+			continue
+		}
 		if r.add(trimTrailingSpaces(string(line)), n) {
 			if wild++; maxWild >= 0 && wild > maxWild {
 				return r, ErrTooManyRules

@@ -38,12 +38,23 @@ func TestParse(t *testing.T) {
 		{name: "negated class", file: "[!a]\n", path: "a", want: None},
 		{name: "suffix rule", file: "*.min.js\n", path: "x/app.min.js", want: Ignore},
 		{name: "tabs are not trimmed", file: "a\t\n", path: "a", want: None},
+		{name: "a rule at the bound of a rule's length", file: strings.Repeat("?", MaxRuleBytes) + "\n", path: strings.Repeat("a", MaxRuleBytes), want: Ignore},
+		{name: "a rule past it is not applied", file: "*.log\n" + strings.Repeat("*", MaxRuleBytes+1) + "\n!a.log\n", path: "a.log", want: Keep},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, _ := Parse([]byte(tc.file), "f").Match(tc.path, tc.isDir, nil); got != tc.want {
 				t.Errorf("%q on %q: %v, want %v", tc.file, tc.path, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestLongRules counts the rules too long to apply, and where the first is.
+func TestLongRules(t *testing.T) {
+	long := strings.Repeat("[a]", MaxRuleBytes)
+	r := Parse([]byte("a\n"+long+"\nb\n"+long+"\n"), "f")
+	if r.Long != 2 || r.FirstLong != 2 || r.Len() != 2 {
+		t.Errorf("Long %d FirstLong %d Len %d, want 2 2 2", r.Long, r.FirstLong, r.Len())
 	}
 }
 

@@ -124,11 +124,15 @@ func (d *dfa) byteClasses() {
 	refine(func(c rune) bool { return c == '\n' })
 	refine(d.isWord)
 	// Repeated classes share their rune slice: tell instructions apart by
-	// it, not by its (possibly long) contents.
+	// it, not by its (possibly long) contents; short ones (a literal
+	// character, a range or two) by their contents, since each literal of
+	// a pattern has a slice of its own (a glob of `*a` 1,700 times spent
+	// 3.6 ms here refining for each `a`).
 	type instKey struct {
 		op    syntax.InstOp
 		arg   uint32
 		runes *rune
+		short [4]rune
 		n     int
 	}
 	seen := map[instKey]bool{}
@@ -140,7 +144,10 @@ func (d *dfa) byteClasses() {
 			continue
 		}
 		key := instKey{op: inst.Op, arg: inst.Arg, n: len(inst.Rune)}
-		if len(inst.Rune) > 0 {
+		switch {
+		case len(inst.Rune) <= len(key.short):
+			copy(key.short[:], inst.Rune)
+		default:
 			key.runes = &inst.Rune[0]
 		}
 		if seen[key] {

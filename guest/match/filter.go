@@ -18,10 +18,15 @@ type Filter struct {
 }
 
 // CompileFilter compiles globs in order; fold matches without regard to
-// case. An empty list takes every path.
-func CompileFilter(globs []string, fold bool) (*Filter, error) {
+// case. An empty list takes every path. It charges m (which may be nil)
+// as it compiles, and stops with m's error: compiling a long list is work
+// a call's deadline sees.
+func CompileFilter(globs []string, fold bool, m *meter.Meter) (*Filter, error) {
 	f := &Filter{}
 	for _, g := range globs {
+		if err := m.Spend(compileCost * len(g)); err != nil {
+			return nil, err
+		}
 		pattern, exclude := strings.CutPrefix(g, "!")
 		compiled, err := CompileGlob(pattern, fold)
 		if err != nil {
@@ -36,6 +41,10 @@ func CompileFilter(globs []string, fold bool) (*Filter, error) {
 	}
 	return f, nil
 }
+
+// compileCost is what compiling a glob charges a meter, per byte: compiling
+// takes about as long as scanning that many bytes.
+const compileCost = 64
 
 // SetMeter charges every glob's matching to m.
 func (f *Filter) SetMeter(m *meter.Meter) {

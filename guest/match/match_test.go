@@ -165,6 +165,9 @@ func TestCompileLineInvalid(t *testing.T) {
 		{name: "newline literal", pattern: `a\nb`, pattErr: true},
 		{name: "newline in literal", pattern: "a\nb", literal: true, pattErr: true},
 		{name: "bad case mode", pattern: "a", caseMode: "upper"},
+		{name: "too many Unicode classes", pattern: strings.Repeat(`\w`, MaxUnicodeClasses+1), pattErr: true},
+		{name: "too many Unicode properties", pattern: strings.Repeat(`[\pL\pN]`, MaxUnicodeClasses/2+1), pattErr: true},
+		{name: "properties and Perl classes count together", pattern: strings.Repeat(`\pL\d`, MaxUnicodeClasses/2+1), pattErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,6 +180,17 @@ func TestCompileLineInvalid(t *testing.T) {
 				t.Errorf("error %v: PatternError=%v, want %v", err, !tt.pattErr, tt.pattErr)
 			}
 		})
+	}
+}
+
+// TestUnicodeClassBound: at the bound a pattern compiles; an escaped
+// backslash before p is no property.
+func TestUnicodeClassBound(t *testing.T) {
+	for _, p := range []string{strings.Repeat(`[\pL\pN]`, MaxUnicodeClasses/2), strings.Repeat(`\w`, MaxUnicodeClasses),
+		strings.Repeat(`\\p`, 100), `(?-u)` + strings.Repeat(`\w`, 100)} {
+		if _, err := CompileLine(p, false, ""); err != nil {
+			t.Errorf("%.40s: %v", p, err)
+		}
 	}
 }
 

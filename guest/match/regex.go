@@ -111,8 +111,8 @@ func Compile(patterns []string, o Options) (Matcher, error) {
 		}
 		// Each pattern must parse alone, so that an error names it.
 		e, _, n := unicodePerl(exprs[i])
-		if n > MaxUnicodeClasses {
-			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: fmt.Sprintf("more than %d of \\d \\s \\w and their complements: start it with (?-u) to make them ASCII", MaxUnicodeClasses)}
+		if n += unicodeProperties(exprs[i]); n > MaxUnicodeClasses {
+			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: fmt.Sprintf("more than %d Unicode classes (\\d \\s \\w \\pL \\p{Greek} and their complements): start it with (?-u) to make \\d \\s \\w ASCII, or use [a-z] for \\pL", MaxUnicodeClasses)}
 		}
 		if _, err := syntax.Parse(e, syntax.Perl); err != nil {
 			return nil, parseError(p, err)

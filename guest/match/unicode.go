@@ -120,11 +120,30 @@ func toTable(rs [][2]rune) *unicode.RangeTable {
 	return t
 }
 
-// MaxUnicodeClasses bounds the Unicode classes (\d \s \w and their
-// complements) of a pattern: each is written out as ranges before the
-// pattern is parsed (\w as about 750), which costs a few hundred
-// microseconds to parse. `(?-u)` makes them ASCII, and free.
-const MaxUnicodeClasses = 100
+// MaxUnicodeClasses bounds the Unicode classes of a pattern: \d \s \w and
+// their complements, each written out as ranges before the pattern is
+// parsed (\w as about 750), and \p{...} and \P{...} (\pL is about 650).
+// Parsing and compiling one costs about a millisecond in the module, with
+// no host call in between: 32 keep a pattern's compilation, and the
+// garbage it leaves, under the stretch a host may wait (make hostile, the
+// rows "Unicode classes"). `(?-u)` makes \d \s \w ASCII, and free.
+const MaxUnicodeClasses = 32
+
+// unicodeProperties counts the \p and \P escapes of a pattern, inside
+// classes or not.
+func unicodeProperties(p string) int {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] != '\\' || i+1 == len(p) {
+			continue
+		}
+		i++
+		if p[i] == 'p' || p[i] == 'P' {
+			n++
+		}
+	}
+	return n
+}
 
 // unicodePerl rewrites the Perl classes of a pattern (well formed for Go's
 // parser but for flags with "u") to ripgrep's Unicode classes, and takes

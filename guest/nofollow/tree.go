@@ -65,7 +65,7 @@ const maxOpen = 128
 // concurrent use.
 type Tree struct {
 	top    int
-	ownTop bool // top is closed with the tree
+	ownTop bool     // top is closed with the tree
 	names  []string // the directory path open last, a component each
 	fds    []int    // fds[i] is names[:i+1], or -1 when closed to stay under maxOpen
 	open   int      // how many of fds are open

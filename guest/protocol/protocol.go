@@ -174,6 +174,46 @@ var IgnoreKinds = []string{"rgignore", "ignore", "gitignore", "exclude", "global
 // a list of one (the form agents' grep tools use for globs).
 type Strings []string
 
+// MaxListItems and MaxListBytes bound each list a call carries (glob,
+// exclude, type, type_not, patterns): its items, and their bytes in all.
+// Each item is compiled before the call starts and kept while it runs, and
+// each glob is tried against every path: a grep with 100,000 globs spent
+// 1.1 s compiling them on the host before its deadline even began, and 256
+// globs of 3,500 bytes each grew the module's heap past 35 MiB, whose
+// garbage collection held a wazero host for 50 ms at a time. No search
+// needs more; a longer list is CodeInvalidArgument.
+const (
+	MaxListItems = 256
+	MaxListBytes = 64 << 10
+)
+
+// CheckLists refuses a call whose lists are longer than MaxListItems.
+func (a *GlobArgs) CheckLists() *Error {
+	return checkLists("exclude", a.Exclude, "type", a.Type, "type_not", a.TypeNot)
+}
+
+// CheckLists refuses a call whose lists are longer than MaxListItems.
+func (a *GrepArgs) CheckLists() *Error {
+	return checkLists("glob", a.Glob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
+}
+
+func checkLists(pairs ...any) *Error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		l := pairs[i+1].(Strings)
+		if len(l) > MaxListItems {
+			return NewError(CodeInvalidArgument, fmt.Sprintf("%s has %d items, want at most %d", pairs[i], len(l), MaxListItems))
+		}
+		n := 0
+		for _, s := range l {
+			n += len(s)
+		}
+		if n > MaxListBytes {
+			return NewError(CodeInvalidArgument, fmt.Sprintf("%s holds %d bytes, want at most %d", pairs[i], n, MaxListBytes))
+		}
+	}
+	return nil
+}
+
 // Globs is a list of globs.
 type Globs = Strings
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rootbound/rootbound/guest/match"
+	"github.com/rootbound/rootbound/guest/meter"
 	"github.com/rootbound/rootbound/guest/protocol"
 )
 
@@ -87,7 +88,7 @@ func literalPrefix(p string) string {
 
 // globArgs reads a list of globs, each maybe starting with "!", as
 // globArg does, and compiles them.
-func (s *Server) globArgs(globs []string, sc scope, fold bool) (*match.Filter, *protocol.Error) {
+func (s *Server) globArgs(globs []string, sc scope, fold bool, m *meter.Meter) (*match.Filter, *protocol.Error) {
 	if len(globs) == 0 {
 		return nil, nil
 	}
@@ -103,8 +104,11 @@ func (s *Server) globArgs(globs []string, sc scope, fold bool) (*match.Filter, *
 		}
 		norm[i] = q
 	}
-	f, err := match.CompileFilter(norm, fold)
-	if err != nil {
+	f, err := match.CompileFilter(norm, fold, m)
+	switch {
+	case m.Err() != nil:
+		return nil, protocol.AsError(m.Err())
+	case err != nil:
 		return nil, patternError(err)
 	}
 	return f, nil

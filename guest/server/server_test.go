@@ -293,3 +293,37 @@ func TestNewRefusesRoots(t *testing.T) {
 		t.Errorf("siblings sharing a prefix: %v", err)
 	}
 }
+
+// TestServeBounds: lists past their bounds are refused before anything is
+// compiled; an ignore rule too long to apply is a problem of the answer,
+// and the file's other rules apply.
+func TestServeBounds(t *testing.T) {
+	long := strings.Repeat("*", 5000)
+	dir := testtree.New(t, map[string]string{".gitignore": "a.log\n" + long + "\n", "a.log": "x\n", "b.txt": "x\n"})
+	roots := []Root{{Name: "/w", Dir: dir}}
+	many := make([]string, protocol.MaxListItems+1)
+	for i := range many {
+		many[i] = `"*.go"`
+	}
+	big := `"` + strings.Repeat("a", 4000) + `"`
+	bigList := strings.TrimSuffix(strings.Repeat(big+",", protocol.MaxListBytes/4000+1), ",")
+	for _, req := range []string{
+		`"grep":{"pattern":"x","glob":[` + strings.Join(many, ",") + `]}`,
+		`"grep":{"pattern":"x","glob":[` + bigList + `]}`,
+		`"glob":{"pattern":"x","exclude":[` + strings.Join(many, ",") + `]}`,
+		`"grep":{"pattern":"x","patterns":[` + strings.Join(many, ",") + `]}`,
+		`"glob":{"pattern":"x","type":[` + strings.Join(many, ",") + `]}`,
+	} {
+		ans := serve(t, roots, `{"v":1,"id":"x",`+req+`}`)[0]
+		if d := ans[len(ans)-1].Done; d.Error == nil || d.Error.Code != protocol.CodeInvalidArgument {
+			t.Errorf("%.60s: %+v, want invalid_argument", req, d)
+		}
+	}
+	ans := serve(t, roots, `{"v":1,"id":"x","glob":{"pattern":"*"}}`)[0]
+	if got := brief(ans); strings.Join(got, " ") != ".gitignore b.txt" {
+		t.Errorf("results %q, want .gitignore b.txt (a.log ignored by the rule that applies)", got)
+	}
+	if p := ans[0].Problem; p == nil || !strings.Contains(p.Message, "longer than 4096 bytes (the first on line 2) not applied") {
+		t.Errorf("first line %+v, want a problem naming the long rule", ans[0])
+	}
+}

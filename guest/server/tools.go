@@ -44,6 +44,9 @@ func (s *Server) begin(c *call, maxResults int, path string, a pick) (scope, boo
 }
 
 func (s *Server) glob(c *call, a *protocol.GlobArgs) {
+	if c.err = a.CheckLists(); c.err != nil {
+		return
+	}
 	if _, err := match.CompileGlob(a.Pattern, a.CaseInsensitive); err != nil {
 		c.err = patternError(err)
 		return
@@ -73,7 +76,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		for i, e := range a.Exclude {
 			ex[i] = "!" + strings.TrimPrefix(e, "!")
 		}
-		if exclude, c.err = s.globArgs(ex, sc, a.CaseInsensitive); c.err != nil {
+		if exclude, c.err = s.globArgs(ex, sc, a.CaseInsensitive, c.meter); c.err != nil {
 			return
 		}
 	}
@@ -122,6 +125,9 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 }
 
 func (s *Server) grep(c *call, a *protocol.GrepArgs) {
+	if c.err = a.CheckLists(); c.err != nil {
+		return
+	}
 	mode, so, perr := grepOptions(a)
 	if perr != nil {
 		c.err = perr
@@ -133,8 +139,11 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = patternError(err)
 		return
 	}
-	if _, err := match.CompileFilter(a.Glob, false); err != nil {
+	if _, err := match.CompileFilter(a.Glob, false, c.meter); err != nil {
 		c.err = patternError(err)
+		if c.meter.Err() != nil {
+			c.err = protocol.AsError(c.meter.Err())
+		}
 		return
 	}
 	sc, ok := s.begin(c, a.MaxResults, a.Path, grepPick(a))
@@ -145,7 +154,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	if c.err = c.setOffset(a.Offset); c.err != nil {
 		return
 	}
-	filter, perr := s.globArgs(a.Glob, sc, false)
+	filter, perr := s.globArgs(a.Glob, sc, false, c.meter)
 	if perr != nil {
 		c.err = perr
 		return

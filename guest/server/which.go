@@ -244,6 +244,10 @@ func (wh *which) load(dir string, entries []walk.Entry, listed bool) error {
 		}
 		wild += rules.Wild()
 		files[kind] = rules
+		if rules.Long > 0 {
+			return wh.c.problem(display, fmt.Errorf("%s longer than %d bytes (the first on line %d) not applied; the other rules were",
+				plural(rules.Long, "a rule", fmt.Sprintf("%d rules", rules.Long)), ignore.MaxRuleBytes, rules.FirstLong))
+		}
 		return nil
 	}
 	for k, name := range ignore.Files {
@@ -328,4 +332,12 @@ func (wh *which) walker() *walk.Walker {
 		MaxDepth: wh.maxDepth,
 		Problem:  func(rel string, err error) error { return c.problem(wh.sc.display(rel), err) },
 	}
+}
+
+// plural picks one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -315,7 +315,6 @@ func wasiType(t fs.FileMode) fs.FileMode {
 	return t
 }
 
-
 // file is an open regular file (a bare descriptor, fd) or directory (osf)
 // of an FS.
 type file struct {
