@@ -140,6 +140,11 @@ func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req proto
 		res.Done = failed(protocol.CodeInvalidArgument, "host: "+err.Error())
 		return res, res.Done.Error
 	}
+	if len(line) > protocol.MaxLineBytes {
+		res.Done = failed(protocol.CodeInvalidArgument, fmt.Sprintf(
+			"host: the call's arguments make a request of %d bytes, over the protocol's %d: shorten the path or the patterns", len(line), protocol.MaxLineBytes))
+		return res, res.Done.Error
+	}
 	held := int64(0) // bytes of item lines held in res
 	var eachErr error
 	res.Done, _ = r.exchange(ctx, line, req.ID, deadline, req.Limits.DeadlineMS, func(raw []byte, l *protocol.Line) error {

@@ -36,9 +36,9 @@ type Config interface {
 	WithCacheDir(dir string) Config
 	// WithMaxResultBytes bounds what a Result holds, in bytes of the
 	// module's result lines (default 32 MiB, about 100,000 content lines;
-	// the Go values take about as much again). A call that reaches it is
-	// truncated, and its notice says so. GlobEach and GrepEach hold nothing
-	// and are not bounded by it.
+	// the Go values take about as much again), and what Serve sends of one
+	// request. A call that reaches it is truncated, and its notice says
+	// so. GlobEach and GrepEach hold nothing and are not bounded by it.
 	WithMaxResultBytes(n int64) Config
 	// WithRootPolicy sets what the root named name lets calls see: hidden
 	// files, a deny list, ignore rules from outside it (RootPolicy).

@@ -666,6 +666,7 @@ func TestHostileArguments(t *testing.T) {
 		{".git as path", call{grep: &GrepArgs{Pattern: "x", Path: ".git"}}, protocol.CodeOutsideRoot},
 		{".git through ..", call{grep: &GrepArgs{Pattern: "x", Path: "a/../.git/config"}}, protocol.CodeOutsideRoot},
 		{"very long path", call{glob: &GlobArgs{Pattern: "*", Path: strings.Repeat(long+"/", 40)}}, protocol.CodeNotFound},
+		{"a path that makes the request over 1 MiB", call{glob: &GlobArgs{Pattern: "*", Path: strings.Repeat(long+"/", 4200)}}, protocol.CodeInvalidArgument},
 		{"line-break literal", call{grep: &GrepArgs{Pattern: "a\nb", Literal: true}}, protocol.CodeInvalidPattern},
 	}
 	for _, c := range cases {
@@ -733,6 +734,8 @@ func TestHostileProtocol(t *testing.T) {
 		{"both tools", `{"v":1,"id":"8","glob":{"pattern":"*"},"grep":{"pattern":"x"}}`},
 		{"negative limits", `{"v":1,"id":"9","glob":{"pattern":"*"},"limits":{"deadline_ms":-1}}`},
 		{"invalid UTF-8", "{\"v\":1,\"id\":\"10\",\"glob\":{\"pattern\":\"\xff\xfe\"}}"},
+		{"a key twice", `{"v":1,"id":"12","glob":{"pattern":"*","pattern":"x"}}`},
+		{"a key in another case", `{"v":1,"id":"13","glob":{"pattern":"*","Path":"/etc"}}`},
 		{"oversized line", `{"v":1,"id":"11","glob":{"pattern":"` + strings.Repeat("a", protocol.MaxLineBytes+10) + `"}}`},
 		{"duplicate id (first)", `{"v":1,"id":"dup","glob":{"pattern":"sanity.txt"}}`},
 		{"duplicate id (second)", `{"v":1,"id":"dup","glob":{"pattern":"sanity.txt"}}`},
@@ -745,7 +748,7 @@ func TestHostileProtocol(t *testing.T) {
 		switch {
 		case !ok:
 			note = fmt.Sprintf("no answer: %v", err)
-		case strings.HasPrefix(l.name, "duplicate") || l.name == "invalid UTF-8":
+		case strings.HasPrefix(l.name, "duplicate id"):
 			ok = done.Error == nil || done.Error.Code == protocol.CodeInvalidPattern
 			note = "answered in order: " + done.Status
 		case done.Error == nil || done.Status != protocol.StatusFailed:

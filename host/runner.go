@@ -25,6 +25,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -131,6 +132,9 @@ func (c *config) validate() error {
 		return errors.New("host: budget and file size must not be negative")
 	case c.maxResultBytes < 1<<10:
 		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
+	}
+	if pol, _ := json.Marshal(c.wirePolicy()); len(pol) > MaxPolicyBytes {
+		return fmt.Errorf("host: the roots' policies hold %d bytes, want at most %d: every request carries them", len(pol), MaxPolicyBytes)
 	}
 	for name, p := range c.policies {
 		if !slices.Contains(names, name) {
@@ -241,6 +245,12 @@ func (r *Runner) discard(inst *instance) {
 	inst.stop()
 	<-r.slots
 }
+
+// MaxPolicyBytes bounds the roots' policies (WithRootPolicy: deny lists,
+// ignore rules from outside the roots), as JSON: every request carries
+// them, and a request line may hold protocol.MaxLineBytes (1 MiB); half of
+// it is left to a call's own arguments.
+const MaxPolicyBytes = protocol.MaxLineBytes / 2
 
 // ErrClosed is returned by calls on a closed Runner.
 var ErrClosed = errors.New("host: runner closed")

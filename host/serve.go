@@ -14,14 +14,17 @@ import (
 // Serve speaks the module's protocol for programs in any language: it reads
 // request lines from in and writes the answer lines to out as the module
 // writes them, one request at a time, until in ends (`rootbound serve`).
-// Requests pass to the module as they are; the host adds its own limits
-// around them: a request runs at most WithTimeout (or its deadline_ms, if
-// sooner, or until ctx ends), and past that its answer ends with a
-// deadline error the host writes. No input stops it: blank lines are
-// skipped, as the module skips them, and a line over protocol.MaxLineBytes
-// is cut to one byte over, which the module refuses with the answer every
-// host gives. Serve returns nil at the end of in, or the first error
-// writing to out.
+// Each request is decoded as strictly as the module decodes it (a line it
+// refuses goes to it as it is, for the answer every host gives), and runs
+// under the runner's limits as a call of the library does: its policy in
+// place of any the line holds, a budget, file size cap and result bytes no
+// looser than the runner's, and at most WithTimeout (or its deadline_ms,
+// if sooner, or until ctx ends); past that its answer ends with a deadline
+// error. No input stops it: blank lines are skipped, as the module skips
+// them, and a line over protocol.MaxLineBytes is cut to one byte over,
+// which the module refuses with the answer every host gives. The read
+// guard is not consulted: Serve passes a host's own requests through.
+// Serve returns nil at the end of in, or the first error writing to out.
 func (r *Runner) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	bw := bufio.NewWriterSize(out, 64<<10)
@@ -42,47 +45,58 @@ func (r *Runner) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 }
 
-// withPolicy puts the runner's root policies (WithRootPolicy) into a
-// request line in place of any the line holds: a program speaking the
-// protocol cannot see past what the host allows. A line that is not a JSON
-// object passes as it is, for the module to refuse.
-func (r *Runner) withPolicy(line []byte) []byte {
-	if len(r.policy) == 0 {
-		return line
+// served is a request as the runner sends it: its root policies
+// (WithRootPolicy) in place of any the request holds, so a program
+// speaking the protocol cannot see past what the host allows, and its
+// limits no looser than the runner's (WithBudget, WithMaxFileSize,
+// WithMaxResultBytes, as a call of the library gets them), its deadline
+// the host's.
+func (r *Runner) served(req protocol.Request, deadlineMS int64) []byte {
+	l := protocol.Limits{}
+	if req.Limits != nil {
+		l = *req.Limits
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(line, &fields) != nil {
-		return line
+	l.DeadlineMS = deadlineMS // the module ends the request at the host's deadline by itself
+	l.MaxEntries = tighter(l.MaxEntries, r.cfg.maxEntries)
+	l.MaxBytes = tighter(l.MaxBytes, r.cfg.maxBytes)
+	l.MaxFileSize = tighter(l.MaxFileSize, r.cfg.maxFileSize)
+	l.MaxOutputBytes = tighter(l.MaxOutputBytes, r.cfg.maxResultBytes)
+	req.Limits = &l
+	if len(r.policy) > 0 {
+		req.Policy = r.policy
 	}
-	pol, err := json.Marshal(r.policy)
-	if err != nil {
-		return line
+	line, _ := json.Marshal(req) // it was decoded from JSON
+	return line
+}
+
+// tighter is the tighter of two limits, 0 meaning none. A negative one
+// asked stays, for the module to refuse.
+func tighter(asked, host int64) int64 {
+	if host > 0 && (asked == 0 || asked > host) {
+		return host
 	}
-	fields["policy"] = pol
-	out, err := json.Marshal(fields)
-	if err != nil {
-		return line
-	}
-	return out
+	return asked
 }
 
 // serveOne answers one request line.
 func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encoder, bw *bufio.Writer) error {
-	line = r.withPolicy(line)
-	var req struct {
-		ID     string `json:"id"`
-		Limits struct {
-			DeadlineMS int64 `json:"deadline_ms"`
-		} `json:"limits"`
-	}
-	_ = json.Unmarshal(line, &req) // a bad line is the module's to answer
+	// A line the module would refuse goes to it as it is, for the answer
+	// every host gives; any other is decoded here as strictly, and sent
+	// with the runner's policy and limits.
+	req, perr := protocol.DecodeRequest(line)
 	requested := time.Duration(0)
-	if ms := req.Limits.DeadlineMS; ms > 0 && ms <= protocol.MaxDeadlineMS {
-		requested = time.Duration(ms) * time.Millisecond
+	if perr == nil && req.Limits != nil && req.Limits.DeadlineMS > 0 && req.Limits.DeadlineMS <= protocol.MaxDeadlineMS {
+		requested = time.Duration(req.Limits.DeadlineMS) * time.Millisecond
+	}
+	deadline := r.deadline(ctx, time.Now(), requested)
+	moduleMS := int64(0)
+	if perr == nil {
+		moduleMS = max(1, time.Until(deadline).Milliseconds())
+		line = r.served(req, moduleMS)
 	}
 	results := 0
 	var werr error
-	done, raw := r.exchange(ctx, line, "", r.deadline(ctx, time.Now(), requested), req.Limits.DeadlineMS,
+	done, raw := r.exchange(ctx, line, "", deadline, moduleMS,
 		func(raw []byte, l *protocol.Line) error {
 			if l.Item != nil {
 				results++

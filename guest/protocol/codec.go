@@ -4,19 +4,29 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
+	"unicode/utf8"
 )
 
-// DecodeRequest parses one request line. It refuses unknown fields, trailing
-// data, a missing or foreign version and a request naming no tool or both.
-// The returned *Error is CodeInvalidArgument; the Request carries whatever ID
+// DecodeRequest parses one request line, as strictly as a host's tool
+// arguments are read: it refuses a line that is not valid UTF-8, unknown
+// fields, a field spelled in another case or given twice, trailing data, a
+// missing or foreign version and a request naming no tool or both. The
+// returned *Error is CodeInvalidArgument; the Request carries whatever ID
 // could be read, so the answer can still name it.
 func DecodeRequest(line []byte) (Request, *Error) {
 	var req Request
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	err := strictFields(line)
+	if err == nil {
+		err = dec.Decode(&req)
+	}
+	if err != nil {
 		var probe struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -35,6 +45,81 @@ func DecodeRequest(line []byte) (Request, *Error) {
 		return req, NewError(CodeInvalidArgument, `protocol: a request names exactly one of "glob" and "grep"`)
 	}
 	return req, nil
+}
+
+// strictFields checks what encoding/json lets pass: bytes that are not
+// UTF-8 (it would read them as U+FFFD), and object keys that are not a
+// field's exact name or come twice (it matches names without regard to
+// case, and the last of two wins), at any depth of a Request.
+func strictFields(line []byte) error {
+	if !utf8.Valid(line) {
+		return errors.New("not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	err := walkFields(dec, reflect.TypeFor[Request](), "")
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return errors.New("the line ends before its JSON does")
+	}
+	return err
+}
+
+// walkFields reads one JSON value from dec, checking the keys of objects
+// against the fields of t.
+func walkFields(dec *json.Decoder, t reflect.Type, at string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch tok {
+	case json.Delim('{'):
+		fields := map[string]reflect.Type{}
+		if t.Kind() == reflect.Struct {
+			for f := range t.Fields() {
+				if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+					fields[name] = f.Type
+				}
+			}
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key := tok.(string)
+			ft, ok := fields[key]
+			switch {
+			case seen[key]:
+				return fmt.Errorf("field %q given twice", at+key)
+			case !ok && t.Kind() == reflect.Struct:
+				return fmt.Errorf("unknown field %q", at+key)
+			case !ok:
+				ft = reflect.TypeFor[any]()
+			}
+			seen[key] = true
+			if err := walkFields(dec, ft, at+key+"."); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // }
+		return err
+	case json.Delim('['):
+		elem := reflect.TypeFor[any]()
+		if t.Kind() == reflect.Slice {
+			elem = t.Elem()
+		}
+		for dec.More() {
+			if err := walkFields(dec, elem, at); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // ]
+		return err
+	}
+	return nil
 }
 
 // Encoder writes response lines.

@@ -27,6 +27,13 @@ func TestDecodeRequest(t *testing.T) {
 		{name: "truncated", line: `{"v":1,"id":"5","glob":{"pat`},
 		{name: "trailing data", line: `{"v":1,"id":"6","glob":{"pattern":"x"}} {}`, wantID: "6"},
 		{name: "not an object", line: `[1,2]`},
+		{name: "a key twice", line: `{"v":1,"id":"9","glob":{"pattern":"x"},"id":"10"}`, wantID: "10"},
+		{name: "a nested key twice", line: `{"v":1,"id":"9","grep":{"pattern":"x","pattern":"y"}}`, wantID: "9"},
+		{name: "a key twice in a list of objects", line: `{"v":1,"id":"9","glob":{"pattern":"x"},"policy":[{"root":"/w","deny":"a","deny":"b"}]}`, wantID: "9"},
+		{name: "a key in another case", line: `{"v":1,"id":"9","Glob":{"pattern":"x"}}`, wantID: "9"},
+		{name: "a nested key in another case", line: `{"v":1,"id":"9","glob":{"Pattern":"x"}}`, wantID: "9"},
+		{name: "not UTF-8", line: "{\"v\":1,\"id\":\"9\",\"glob\":{\"pattern\":\"\xff\"}}", wantID: "9"},
+		{name: "a list where one string is taken", line: `{"v":1,"id":"9","grep":{"pattern":"x","glob":["a","b"],"type":"go"}}`, wantID: "9", ok: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,6 +109,19 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 		if err != nil && err.Code != CodeInvalidArgument {
 			t.Fatalf("code %s", err.Code)
+		}
+		if err != nil {
+			return
+		}
+		// What is accepted is UTF-8 and reads back as itself once written
+		// out (nothing was dropped, merged or folded on the way in).
+		if !utf8.Valid(line) {
+			t.Fatalf("accepted a line that is not UTF-8: %q", line)
+		}
+		again, _ := json.Marshal(req)
+		req2, err2 := DecodeRequest(again)
+		if err2 != nil || !reflect.DeepEqual(req, req2) {
+			t.Fatalf("%s\nreads back as %+v, %v", again, req2, err2)
 		}
 	})
 }

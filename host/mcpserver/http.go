@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,13 +22,31 @@ type HTTPOptions struct {
 	// refused with 403, as the MCP specification requires against DNS
 	// rebinding; a request without an Origin (not from a browser) passes.
 	Origins []string
+	// SessionTimeout closes a session that has had no request for this
+	// long (default 10 minutes): a client that goes away leaves nothing
+	// held.
+	SessionTimeout time.Duration
+	// MaxSessions bounds the sessions held at once (default 64): a request
+	// that would start another is refused with 503 until one ends (requests
+	// that start sessions at the same instant may each pass the count).
+	MaxSessions int
 }
 
 // HTTPHandler returns the server on MCP's streamable HTTP transport, with
-// the Origin and token checks of o. The SDK also refuses a request that
-// reaches a loopback address under a name that is not local.
+// the Origin and token checks of o and its bounds on sessions. The SDK also
+// refuses a request that reaches a loopback address under a name that is
+// not local, and bounds a request's body (4 MiB). Serve it from an
+// http.Server with a ReadTimeout, so a client that stalls a body is cut
+// off (the rootbound command sets 30 s).
 func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, nil)
+	if o.SessionTimeout <= 0 {
+		o.SessionTimeout = 10 * time.Minute
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 64
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout, MaxRequestBodyBytes: MaxFrameBytes})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, o.Origins) {
 			http.Error(w, "rootbound: origin not allowed", http.StatusForbidden)
@@ -37,6 +57,17 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 			if subtle.ConstantTimeCompare([]byte(got), []byte("Bearer "+o.Token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="rootbound"`)
 				http.Error(w, "rootbound: a bearer token is required", http.StatusUnauthorized)
+				return
+			}
+		}
+		if r.Header.Get("Mcp-Session-Id") == "" && r.Method == http.MethodPost {
+			n := 0
+			for range s.mcp.Sessions() {
+				n++
+			}
+			if n >= o.MaxSessions {
+				w.Header().Set("Retry-After", "60")
+				http.Error(w, fmt.Sprintf("rootbound: %d sessions are open, the most this server holds; end one (DELETE) or wait for an idle one to expire", n), http.StatusServiceUnavailable)
 				return
 			}
 		}

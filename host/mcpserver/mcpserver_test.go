@@ -314,3 +314,33 @@ func TestHTTP(t *testing.T) {
 		t.Errorf("a loopback origin with the token: status %d", got)
 	}
 }
+
+// TestHTTPSessions: sessions past MaxSessions are refused with 503, and an
+// idle one expires, which lets a new one start.
+func TestHTTPSessions(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "package a\n"})
+	s := newServer(t, dir, mcpserver.Options{})
+	ts := httptest.NewServer(s.HTTPHandler(mcpserver.HTTPOptions{MaxSessions: 2, SessionTimeout: 300 * time.Millisecond}))
+	defer ts.Close()
+	ctx := context.Background()
+	connect := func() (*mcp.ClientSession, error) {
+		c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+		return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, DisableStandaloneSSE: true}, nil)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := connect(); err != nil {
+			t.Fatalf("session %d: %v", i, err)
+		}
+	}
+	if _, err := connect(); err == nil || !strings.Contains(err.Error(), "503") && !strings.Contains(err.Error(), "Service Unavailable") {
+		t.Fatalf("a third session: %v, want 503", err)
+	}
+	time.Sleep(600 * time.Millisecond) // both idle past the timeout
+	cs, err := connect()
+	if err != nil {
+		t.Fatalf("after the idle ones expired: %v", err)
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -200,7 +201,10 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	maxSize := int64(o.maxSizeMiB) << 20
-	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(o.timeout).WithMaxFileSize(maxSize).WithInstances(1)
+	// The command streams what it finds, with --json too: no cap on what
+	// one call returns.
+	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(o.timeout).WithMaxFileSize(maxSize).WithInstances(1).
+		WithMaxResultBytes(math.MaxInt64)
 	if !o.noIgnore {
 		outside, err := host.OutsideIgnoreRules(root)
 		if err != nil {
@@ -208,10 +212,17 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		var keep []host.IgnoreRules
+		held := 0
 		for _, r := range outside {
 			if r.Kind == "global" && o.noIgnoreGlobal || r.Kind != "global" && o.noIgnoreParent {
 				continue
 			}
+			if held+len(r.Rules) > host.MaxPolicyBytes {
+				fmt.Fprintf(stderr, "rootbound: warning: %s not applied: the ignore rules from above the root may hold %d KiB at most\n",
+					escape.Path(r.Source), host.MaxPolicyBytes>>10)
+				continue
+			}
+			held += len(r.Rules)
 			keep = append(keep, r)
 		}
 		cfg = cfg.WithRootPolicy("/workspace", host.RootPolicy{Ignore: keep})

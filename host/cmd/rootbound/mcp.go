@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	flag "github.com/spf13/pflag"
 
 	"github.com/rootbound/rootbound/host"
@@ -74,7 +73,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer s.Close(context.Background())
 	if *addr == "" {
-		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
+		t := mcpserver.StdioTransport(stdin, stdout)
 		if err := s.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 			fmt.Fprintln(stderr, "rootbound mcp:", err)
 			return 2
@@ -87,7 +86,8 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fmt.Fprintf(stderr, "rootbound mcp: serving http://%s/\n", ln.Addr())
-	srv := &http.Server{Handler: s.HTTPHandler(mcpserver.HTTPOptions{Token: token, Origins: *origins}), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.HTTPHandler(mcpserver.HTTPOptions{Token: token, Origins: *origins}), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -100,10 +100,6 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 // rootFlags are the flags of serve and mcp that say what may be read.
 type rootFlags struct {

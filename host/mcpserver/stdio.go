@@ -1,0 +1,220 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxFrameBytes bounds one stdio frame (a line). A longer one is answered
+// with a parse error and skipped; memory stays bounded whatever is sent.
+const MaxFrameBytes = 4 << 20
+
+// StdioTransport is MCP's stdio transport, a JSON-RPC message a line, that
+// survives what a buggy or hostile client writes. The SDK's IOTransport
+// decodes a stream, not lines: a frame that is not a JSON-RPC message (`{`,
+// `[]`, an id that is an object, a byte order mark, NUL, two messages on
+// one line) ends the session, and a truncated object swallows the lines
+// after it. Here each line stands alone: malformed JSON gets a -32700
+// reply, JSON that is not a request or notification -32600 (batches too:
+// MCP dropped them), with the frame's id when one can be read and null
+// otherwise, and the server reads on.
+func StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
+	return &stdioTransport{in: in, out: out}
+}
+
+type stdioTransport struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	c := &stdioConn{out: t.out, incoming: make(chan jsonrpc.Message), closed: make(chan struct{}), done: make(chan struct{})}
+	go c.readLoop(t.in)
+	return c, nil
+}
+
+type stdioConn struct {
+	writeMu  sync.Mutex
+	out      io.Writer
+	incoming chan jsonrpc.Message
+	err      error         // why reading ended, once done is closed
+	done     chan struct{} // closed when reading ends
+	closed   chan struct{}
+	once     sync.Once
+}
+
+func (c *stdioConn) readLoop(in io.Reader) {
+	defer close(c.done)
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readFrame(br)
+		if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			if msg := c.decode(line, tooLong); msg != nil {
+				select {
+				case c.incoming <- msg:
+				case <-c.closed:
+					return
+				}
+			}
+		}
+		if err != nil {
+			c.err = err
+			return
+		}
+	}
+}
+
+// readFrame reads one line, keeping at most MaxFrameBytes of it.
+func readFrame(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := MaxFrameBytes - len(line); room >= len(chunk) {
+			line = append(line, chunk...)
+		} else {
+			tooLong = true
+		}
+		if err != bufio.ErrBufferFull {
+			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), tooLong, err
+		}
+	}
+}
+
+// decode returns the message of a frame, or answers a bad frame itself
+// and returns nil.
+func (c *stdioConn) decode(line []byte, tooLong bool) jsonrpc.Message {
+	reply := func(code int, msg string) jsonrpc.Message {
+		c.writeError(frameID(line), code, msg)
+		return nil
+	}
+	switch {
+	case tooLong:
+		return reply(jsonrpc.CodeParseError, fmt.Sprintf("Parse error: a frame longer than %d bytes", MaxFrameBytes))
+	case !utf8.Valid(line):
+		return reply(jsonrpc.CodeParseError, "Parse error: a frame that is not UTF-8")
+	case !json.Valid(line):
+		return reply(jsonrpc.CodeParseError, "Parse error: not one JSON value")
+	}
+	if v := bytes.TrimSpace(line); v[0] != '{' {
+		if v[0] == '[' {
+			return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: batches are not supported")
+		}
+		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: not a JSON object")
+	}
+	if err := oneObject(line); err != nil {
+		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "" {
+		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: no method")
+	}
+	return msg
+}
+
+// oneObject refuses an object with a key twice at its top level, and one
+// whose "jsonrpc" is not "2.0".
+func oneObject(line []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.Token() // {
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return fmt.Errorf("%q given twice", key)
+		}
+		seen[key] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		if key == "jsonrpc" && string(v) != `"2.0"` {
+			return errors.New(`"jsonrpc" must be "2.0"`)
+		}
+	}
+	if !seen["jsonrpc"] {
+		return errors.New(`no "jsonrpc": "2.0"`)
+	}
+	return nil
+}
+
+// frameID is a frame's id, when it is one a reply can carry (a string or
+// a number), or null.
+func frameID(line []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) == nil && len(probe.ID) > 0 {
+		var s string
+		var n float64
+		if json.Unmarshal(probe.ID, &s) == nil || json.Unmarshal(probe.ID, &n) == nil {
+			return probe.ID
+		}
+	}
+	return json.RawMessage("null")
+}
+
+func (c *stdioConn) writeError(id json.RawMessage, code int, msg string) {
+	line, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: msg}})
+	c.writeLine(line)
+}
+
+func (c *stdioConn) writeLine(line []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err := c.out.Write(append(line, '\n'))
+	return err
+}
+
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case msg := <-c.incoming:
+		return msg, nil
+	case <-c.done:
+		if c.err == nil || errors.Is(c.err, io.EOF) {
+			return nil, io.EOF
+		}
+		return nil, c.err
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return c.writeLine(data)
+}
+
+func (c *stdioConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *stdioConn) SessionID() string { return "" }

@@ -1,0 +1,63 @@
+package host_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+// TestServeLimits: Serve applies the runner's limits to every request, as
+// a call of the library gets them (a request may ask for less, never
+// more), and decodes requests as strictly.
+func TestServeLimits(t *testing.T) {
+	dir := testtree.New(t, map[string]string{
+		"big.txt": strings.Repeat("x\n", 600), "small.txt": "x\n", "a/1.txt": "x\n", "a/2.txt": "x\n", "a/3.txt": "x\n",
+	})
+	r := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithMaxFileSize(1000))
+	rb := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithBudget(3, 0))
+	rm := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithMaxResultBytes(1<<10))
+	serve := func(r *host.Runner, line string) *protocol.Done {
+		t.Helper()
+		var out bytes.Buffer
+		if err := r.Serve(context.Background(), strings.NewReader(line+"\n"), &out); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		var last protocol.Line
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Done == nil {
+			t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
+		}
+		return last.Done
+	}
+	for _, tc := range []struct {
+		name string
+		r    *host.Runner
+		line string
+		check func(d *protocol.Done) bool
+	}{
+		{"max_file_size past the runner's", r, `{"v":1,"id":"1","grep":{"pattern":"x"},"limits":{"max_file_size":9000000000000000000}}`,
+			func(d *protocol.Done) bool { return d.Skipped.TooLarge == 1 && d.Results == 4 }},
+		{"max_file_size under the runner's", r, `{"v":1,"id":"1","grep":{"pattern":"x"},"limits":{"max_file_size":1}}`,
+			func(d *protocol.Done) bool { return d.Skipped.TooLarge == 5 }},
+		{"the runner's entry budget", rb, `{"v":1,"id":"1","glob":{"pattern":"*"},"limits":{"max_entries":1000000}}`,
+			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeBudget }},
+		{"the runner's result bytes", rm, `{"v":1,"id":"1","grep":{"pattern":"x","output_mode":"content","max_results":1000}}`,
+			func(d *protocol.Done) bool { return d.Truncated && d.Results < 600 }},
+		{"a key twice", r, `{"v":1,"id":"1","glob":{"pattern":"*","pattern":"x"}}`,
+			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
+		{"a key in another case", r, `{"v":1,"id":"1","glob":{"Pattern":"*"}}`,
+			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
+		{"not UTF-8", r, "{\"v\":1,\"id\":\"1\",\"glob\":{\"pattern\":\"\xff\"}}",
+			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
+	} {
+		if d := serve(tc.r, tc.line); !tc.check(d) {
+			t.Errorf("%s: %+v", tc.name, d)
+		}
+	}
+}
