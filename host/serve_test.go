@@ -36,9 +36,9 @@ func TestServeLimits(t *testing.T) {
 		return last.Done
 	}
 	for _, tc := range []struct {
-		name string
-		r    *host.Runner
-		line string
+		name  string
+		r     *host.Runner
+		line  string
 		check func(d *protocol.Done) bool
 	}{
 		{"max_file_size past the runner's", r, `{"v":1,"id":"1","grep":{"pattern":"x"},"limits":{"max_file_size":9000000000000000000}}`,
