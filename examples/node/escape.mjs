@@ -1,17 +1,53 @@
 // The one escaping rule of every rootbound text output (the Go host's is
-// host/internal/escape; testdata/escape/cases.json holds both to it):
-// C0 and C1 controls, DEL, Unicode format characters (bidi controls,
-// zero-width characters, the BOM), line and paragraph separators, and bytes
-// that are not UTF-8 are written as escapes (\t \n \r, \xNN, \uNNNN,
-// \UNNNNNNNN, lower-case hex); a path is printed as it is only when it
-// needs no escape and holds no double quote, backslash, colon or tab, does
-// not start with "[" and does not start or end with a space; otherwise it
-// is double-quoted, with " and \ escaped too.
+// host/internal/escape, whose package comment states it;
+// testdata/escape/cases.json holds both to it): C0 and C1 controls, DEL,
+// Unicode format characters (bidi controls, zero-width characters, the BOM),
+// line and paragraph separators, spaces other than " ", characters that
+// render blank (Hangul fillers, the blank Braille pattern), variation
+// selectors, look-alikes of ":", a combining mark with nothing to combine
+// with (first, or after a space, a tab, "/" or an escaped character) or
+// past the fourth in a row, and bytes that are not UTF-8 are written as
+// escapes (\t \n \r, \xNN, \uNNNN, \UNNNNNNNN, lower-case hex); a path is
+// printed as it is only when it needs no escape and holds no double quote,
+// backslash, colon, tab, dash but "-" or "-N-", is not "--", does not start
+// with "[" and does not start or end with a space; otherwise it is
+// double-quoted, with " and \ escaped too.
 
-const FORMAT = /^[\p{Cf}\p{Zl}\p{Zp}]$/u;
+const FORMAT = /^[\p{Cf}\p{Zl}\p{Zp}\p{Zs}]$/u;
+const MARK = /^[\p{Mn}\p{Me}]$/u;
+const DASH = /[\p{Pd}\u2212]/u;
+const SPECIAL = new Set([
+  0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, // blank Hangul fillers, the blank Braille pattern
+  0x02d0, 0x02f8, 0x0589, 0x05c3, 0x0703, 0x0704, 0x16ec, 0x1803, 0x1809, 0x205a, 0x2236, // look-alikes of ":"
+  0xa4fd, 0xa789, 0xfe13, 0xfe30, 0xfe55, 0xff1a,
+]);
+const MAX_MARKS = 4;
 
-function escaped(cp) {
-  return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || FORMAT.test(String.fromCodePoint(cp));
+// always: escaped wherever it stands.
+function always(cp) {
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return true;
+  if (cp < 0x80) return false;
+  const ch = String.fromCodePoint(cp);
+  return FORMAT.test(ch) || SPECIAL.has(cp) || (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0xe0100 && cp <= 0xe01ef) || (cp >= 0x180b && cp <= 0x180f);
+}
+
+// scanner decides rune by rune what is escaped; a combining mark depends
+// on what came before it.
+function scanner() {
+  let prev = -1, prevEscaped = false, marks = 0;
+  return (r) => {
+    const mark = r.bad === undefined && MARK.test(String.fromCodePoint(r.cp));
+    let esc;
+    if (r.bad !== undefined) esc = true;
+    else if (mark) {
+      esc = always(r.cp) || prev < 0 || prevEscaped || prev === 0x20 || prev === 0x09 || prev === 0x2f || marks >= MAX_MARKS;
+    } else esc = always(r.cp);
+    marks = mark ? marks + 1 : 0;
+    prev = r.bad === undefined ? r.cp : 0xfffd;
+    prevEscaped = esc;
+    return esc;
+  };
 }
 
 // runes decodes UTF-8 as Go does: each byte of an invalid sequence is
@@ -46,7 +82,9 @@ const hex = (n, w) => n.toString(16).padStart(w, '0');
 
 function write(buf, quoted) {
   let out = '';
+  const escape = scanner();
   for (const r of runes(buf)) {
+    const esc = escape(r);
     if (r.bad !== undefined) { out += '\\x' + hex(r.bad, 2); continue; }
     const cp = r.cp;
     if (cp === 0x09 && !quoted) out += '\t';
@@ -54,16 +92,17 @@ function write(buf, quoted) {
     else if (cp === 0x09) out += '\\t';
     else if (cp === 0x0a) out += '\\n';
     else if (cp === 0x0d) out += '\\r';
-    else if (escaped(cp) && cp < 0x100) out += '\\x' + hex(cp, 2);
-    else if (escaped(cp) && cp < 0x10000) out += '\\u' + hex(cp, 4);
-    else if (escaped(cp)) out += '\\U' + hex(cp, 8);
+    else if (esc && cp < 0x100) out += '\\x' + hex(cp, 2);
+    else if (esc && cp < 0x10000) out += '\\u' + hex(cp, 4);
+    else if (esc) out += '\\U' + hex(cp, 8);
     else out += r.bytes.toString('utf8');
   }
   return out;
 }
 
 function hazardous(buf) {
-  for (const r of runes(buf)) if (r.bad !== undefined || (r.cp !== 0x09 && escaped(r.cp))) return true;
+  const escape = scanner();
+  for (const r of runes(buf)) if (escape(r) && r.cp !== 0x09) return true;
   return false;
 }
 
@@ -73,7 +112,8 @@ const asBuffer = (s) => (Buffer.isBuffer(s) ? s : Buffer.from(s, 'utf8'));
 export function quotePath(p) {
   const buf = asBuffer(p);
   const s = buf.toString('utf8');
-  const quote = buf.length === 0 || hazardous(buf) || /["\\:\t]/.test(s) || s.startsWith('[') || s.startsWith(' ') || s.endsWith(' ');
+  const quote = buf.length === 0 || s === '--' || hazardous(buf) || /["\\:\t]/.test(s) || /-[0-9]+-/.test(s) ||
+    DASH.test(s.replaceAll('-', '')) || s.startsWith('[') || s.startsWith(' ') || s.endsWith(' ');
   return quote ? '"' + write(buf, true) + '"' : s;
 }
 

@@ -253,10 +253,23 @@ async function workerMain() {
 
 // ---- the main thread: the module's host
 
+// checkRoots resolves each root's directory once, at start, and refuses
+// one that is, or is inside, a .git. node:wasi resolves every path below a
+// preopen from its host path, so a root renamed or swapped for another
+// after start is served as its path then names it: a limit of this host
+// (SECURITY.md); the wazero and wasmtime hosts hold the directory open.
+function checkRoots(roots) {
+  return roots.map(([name, dir]) => {
+    const real = fs.realpathSync(dir);
+    if (real.split(path.sep).includes('.git')) throw new Error(`root ${name}: ${dir} is inside .git, which is never read`);
+    return [name, real];
+  });
+}
+
 /** ModuleHost runs the module in a worker and answers one request at a time. */
 class ModuleHost {
   constructor(roots, timeoutMs) {
-    this.roots = roots;
+    this.roots = checkRoots(roots);
     this.timeoutMs = timeoutMs;
     this.module = new WebAssembly.Module(fs.readFileSync(modulePath));
     this.worker = null;

@@ -23,7 +23,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
@@ -61,10 +63,38 @@ type runner struct {
 	engine  *wasmtime.Engine
 	module  *wasmtime.Module
 	linker  *wasmtime.Linker
-	roots   [][2]string
+	roots   []root
 	fuel    uint64
 	timeout time.Duration
 }
+
+// root is a readable root, its directory opened once, at start: every
+// request preopens that directory (by /proc/self/fd/N, which names the
+// open directory, not a path), so a root directory renamed or swapped for
+// another after start is never served, as the wazero host does.
+type root struct {
+	name string
+	dir  *os.File
+}
+
+// openRoot opens dir, refusing one that is, or is inside, a .git.
+func openRoot(dir string) (*os.File, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
+		return nil, fmt.Errorf("%s is inside .git, which is never read", dir)
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// path names the open directory for wasmtime, which preopens by path.
+func (rt root) path() string { return fmt.Sprintf("/proc/self/fd/%d", rt.dir.Fd()) }
 
 func newRunner(roots []string, fuel uint64, timeout time.Duration) (*runner, error) {
 	cfg := wasmtime.NewConfig()
@@ -81,12 +111,16 @@ func newRunner(roots []string, fuel uint64, timeout time.Duration) (*runner, err
 		return nil, err
 	}
 	r := &runner{engine: engine, module: module, linker: linker, fuel: fuel, timeout: timeout}
-	for _, root := range roots {
-		name, dir, ok := strings.Cut(root, "=")
+	for _, arg := range roots {
+		name, dir, ok := strings.Cut(arg, "=")
 		if !ok {
-			return nil, fmt.Errorf("--root %q, want NAME=DIR", root)
+			return nil, fmt.Errorf("--root %q, want NAME=DIR", arg)
 		}
-		r.roots = append(r.roots, [2]string{name, dir})
+		f, err := openRoot(dir)
+		if err != nil {
+			return nil, fmt.Errorf("--root %s: %w", name, err)
+		}
+		r.roots = append(r.roots, root{name: name, dir: f})
 	}
 	// The epoch is the clock of deadlines: one tick every epochTick.
 	go func() {
@@ -189,11 +223,11 @@ var errStuck = errors.New("deadline reached while the runtime was blocked in a f
 func (r *runner) run(inPath, outPath string, deadline time.Duration) error {
 	wasi := wasmtime.NewWasiConfig()
 	args := []string{"rootbound"}
-	for _, root := range r.roots {
-		if err := wasi.PreopenDir(root[1], root[0], wasmtime.DIR_READ, wasmtime.FILE_READ); err != nil {
-			return fmt.Errorf("preopen %s: %w", root[0], err)
+	for _, rt := range r.roots {
+		if err := wasi.PreopenDir(rt.path(), rt.name, wasmtime.DIR_READ, wasmtime.FILE_READ); err != nil {
+			return fmt.Errorf("preopen %s: %w", rt.name, err)
 		}
-		args = append(args, "--root", root[0])
+		args = append(args, "--root", rt.name)
 	}
 	wasi.SetArgv(args)
 	if err := wasi.SetStdinFile(inPath); err != nil {

@@ -180,7 +180,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	}
 	pos := fs.Args()
 	if len(o.regexps) > 0 {
-		// As rg: with -e, every argument is a path.
+		// As rg: with -e, the argument is the path (one, for now).
 		pos = append([]string{o.regexps[0]}, pos...)
 	}
 	if len(pos) < 1 || len(pos) > 2 {

@@ -3,19 +3,29 @@
 // host's printer; testdata/escape/cases.json holds them all to it):
 //
 //   - No byte of a name or a line can start a new output line, move the
-//     cursor, send a terminal escape, or hide or reorder text: C0 and C1
-//     controls, DEL, Unicode format characters (bidi controls such as
-//     U+202E and U+2066–2069, zero-width ones such as U+200B and U+FEFF),
-//     line and paragraph separators, and bytes that are not UTF-8 are
-//     written as escapes: \t \n \r, \xNN (bytes and code points below
-//     U+0100), \uNNNN, \UNNNNNNNN (lower-case hex, as Go writes them).
-//   - A result can never pass for a notice. Every notice line rootbound
-//     writes starts with "[" or holds a double quote; a path is printed as
-//     it is only when it holds no character to escape, no double quote, no
-//     backslash, no colon (which would make "a.go:1:x" read as a grep
-//     result), does not start with "[", and does not start or end with a
-//     space. Any other path is printed double-quoted, with `"` and `\`
-//     escaped too, so it reads back unambiguously.
+//     cursor, send a terminal escape, hide or reorder text, or pass for
+//     the punctuation results are printed with: C0 and C1 controls, DEL,
+//     Unicode format characters (bidi controls such as U+202E and
+//     U+2066–2069, zero-width ones such as U+200B and U+FEFF), line and
+//     paragraph separators, spaces other than " " (U+00A0, U+3000, …),
+//     characters that render blank (the Hangul fillers U+115F, U+1160,
+//     U+3164, U+FFA0, the blank Braille pattern U+2800), variation
+//     selectors (U+FE0F), look-alikes of ":" (U+FF1A, U+2236, …), a
+//     combining mark with nothing to combine with (first, or after a
+//     space, a tab, "/" or an escaped character) or past the fourth in a
+//     row, and bytes that are not UTF-8 are written as escapes: \t \n \r,
+//     \xNN (bytes and code points below U+0100), \uNNNN, \UNNNNNNNN
+//     (lower-case hex, as Go writes them).
+//   - A result can never pass for a notice or for another result. Every
+//     notice line rootbound writes starts with "[" or holds a double quote;
+//     a path is printed as it is only when it holds no character to
+//     escape, no double quote, no backslash, no colon (which would make
+//     "a.go:1:x" read as a grep result), no dash but "-", and no "-N-"
+//     (which would make "a.go-1-x" read as a context line of a.go), is not
+//     "--" (a separator of context groups), does not start with "[", and
+//     does not start or end with a space. Any other path is printed
+//     double-quoted, with `"` and `\` escaped too, so it reads back
+//     unambiguously.
 //   - A line's text (after path:N:) is escaped but never quoted: tabs stay.
 package escape
 
@@ -50,14 +60,39 @@ func Line(s string) string {
 }
 
 func needsQuote(p string) bool {
-	return p == "" || hazardous(p) || strings.ContainsAny(p, "\"\\:\t") ||
-		p[0] == '[' || p[0] == ' ' || p[len(p)-1] == ' '
+	return p == "" || p == "--" || hazardous(p) || strings.ContainsAny(p, "\"\\:\t") ||
+		p[0] == '[' || p[0] == ' ' || p[len(p)-1] == ' ' || contextLike(p) || strings.ContainsFunc(p, dashLike)
 }
 
+// contextLike reports whether p holds "-N-", as a context line's prefix.
+func contextLike(p string) bool {
+	for i := strings.IndexByte(p, '-'); i >= 0 && i+1 < len(p); {
+		j := i + 1
+		for j < len(p) && '0' <= p[j] && p[j] <= '9' {
+			j++
+		}
+		if j > i+1 && j < len(p) && p[j] == '-' {
+			return true
+		}
+		k := strings.IndexByte(p[i+1:], '-')
+		if k < 0 {
+			return false
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+// dashLike reports whether r is a dash other than "-": a path that holds
+// one is quoted, so "a.go‐1‐x" cannot pass for a context line either.
+func dashLike(r rune) bool { return r != '-' && (unicode.Is(unicode.Pd, r) || r == '\u2212') }
+
 func hazardous(s string) bool {
+	var sc scanner
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (r != '\t' && escaped(r)) {
+		bad := r == utf8.RuneError && size == 1
+		if sc.escape(r, bad) && r != '\t' {
 			return true
 		}
 		i += size
@@ -65,18 +100,70 @@ func hazardous(s string) bool {
 	return false
 }
 
-// escaped reports whether r is always written as an escape.
-func escaped(r rune) bool {
-	return r < 0x20 || (0x7f <= r && r < 0xa0) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+// maxMarks is how many combining marks in a row print as they are: more
+// stack into a column of ink over the lines around it.
+const maxMarks = 4
+
+// scanner decides rune by rune what is escaped; a combining mark depends
+// on what came before it.
+type scanner struct {
+	prev        rune
+	prevEscaped bool
+	marks       int
+	started     bool
+}
+
+// escape reports whether r (bad: a byte that is not UTF-8) is written as
+// an escape, and moves past it.
+func (sc *scanner) escape(r rune, bad bool) bool {
+	mark := !bad && unicode.In(r, unicode.Mn, unicode.Me)
+	var esc bool
+	switch {
+	case bad:
+		esc = true
+	case mark:
+		esc = always(r) || !sc.started || sc.prevEscaped || sc.prev == ' ' || sc.prev == '\t' || sc.prev == '/' || sc.marks >= maxMarks
+	default:
+		esc = always(r)
+	}
+	if mark {
+		sc.marks++
+	} else {
+		sc.marks = 0
+	}
+	sc.prev, sc.prevEscaped, sc.started = r, esc, true
+	return esc
+}
+
+// always reports whether r is written as an escape wherever it stands.
+func always(r rune) bool {
+	switch {
+	case r < 0x20 || (0x7f <= r && r < 0xa0):
+		return true
+	case r < 0x80:
+		return false
+	case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) || unicode.Is(unicode.Zs, r):
+		return true
+	}
+	switch r {
+	case 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, // blank Hangul fillers, the blank Braille pattern
+		0x02d0, 0x02f8, 0x0589, 0x05c3, 0x0703, 0x0704, 0x16ec, 0x1803, 0x1809, 0x205a, 0x2236, // look-alikes of ":"
+		0xa4fd, 0xa789, 0xfe13, 0xfe30, 0xfe55, 0xff1a:
+		return true
+	}
+	return 0xfe00 <= r && r <= 0xfe0f || 0xe0100 <= r && r <= 0xe01ef || 0x180b <= r && r <= 0x180f // variation selectors
 }
 
 // write writes s with every hazardous rune escaped (in a quoted path also
 // tab, double quote and backslash).
 func write(b *strings.Builder, s string, quoted bool) {
+	var sc scanner
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		bad := r == utf8.RuneError && size == 1
+		esc := sc.escape(r, bad)
 		switch {
-		case r == utf8.RuneError && size == 1:
+		case bad:
 			fmt.Fprintf(b, `\x%02x`, s[i])
 		case r == '\t' && !quoted:
 			b.WriteByte('\t')
@@ -89,11 +176,11 @@ func write(b *strings.Builder, s string, quoted bool) {
 			b.WriteString(`\n`)
 		case r == '\r':
 			b.WriteString(`\r`)
-		case escaped(r) && r < 0x100:
+		case esc && r < 0x100:
 			fmt.Fprintf(b, `\x%02x`, r)
-		case escaped(r) && r < 0x10000:
+		case esc && r < 0x10000:
 			fmt.Fprintf(b, `\u%04x`, r)
-		case escaped(r):
+		case esc:
 			fmt.Fprintf(b, `\U%08x`, r)
 		default:
 			b.WriteString(s[i : i+size])
