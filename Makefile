@@ -50,6 +50,10 @@ test: wasm-check tools
 
 HOSTILE := TestHostile|TestSwapRace
 
+# The packages of the module's core, which build for wasip1 as well.
+GUEST_PKGS := ./internal/match/... ./internal/ignore/... ./internal/meter/... ./internal/nofollow/... \
+	./internal/search/... ./internal/server/... ./internal/walk/...
+
 ## component: the module as a WASI 0.2 command component, transpiled for Node by jco (examples/component)
 component:
 	cd examples/component && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
@@ -70,9 +74,9 @@ hostile:
 ## check: build, vet, gofmt, go mod tidy; fails on any diff
 check: wasm-check
 	$(GO) build ./...
-	GOOS=wasip1 GOARCH=wasm $(GO) build ./guest/...
+	GOOS=wasip1 GOARCH=wasm $(GO) build ./guest/... ./protocol/... $(GUEST_PKGS)
 	$(GO) vet ./...
-	GOOS=wasip1 GOARCH=wasm $(GO) vet ./guest/...
+	GOOS=wasip1 GOARCH=wasm $(GO) vet ./guest/... ./protocol/... $(GUEST_PKGS)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) mod tidy && git diff --exit-code go.mod go.sum
 
@@ -82,17 +86,17 @@ bench: tools
 
 ## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS)
 fuzz:
-	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWildmatch -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/match -run '^$$' -fuzz FuzzWord -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/ignore -run '^$$' -fuzz FuzzRules -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/search -run '^$$' -fuzz FuzzSearchOptions -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/search -run '^$$' -fuzz FuzzDecodeUTF16 -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./guest/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/match -run '^$$' -fuzz FuzzWildmatch -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/match -run '^$$' -fuzz FuzzWord -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/ignore -run '^$$' -fuzz FuzzRules -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/search -run '^$$' -fuzz FuzzLines -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/search -run '^$$' -fuzz FuzzSearchOptions -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/search -run '^$$' -fuzz FuzzDecodeUTF16 -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzLinks -fuzztime $(FUZZLINKS) -fuzzminimizetime $(FUZZMIN)

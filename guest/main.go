@@ -15,7 +15,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rootbound/rootbound/guest/server"
+	"github.com/rootbound/rootbound/internal/server"
 )
 
 func main() {

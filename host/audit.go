@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // AuditRecord is what a call did, in one record (Config.WithAudit): every

@@ -41,8 +41,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 const (

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tetratelabs/wazero/sys"
 
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Result is the answer to one call: the results and problems in the order

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Config says what a Runner may read and how far a call may go. It is

@@ -32,7 +32,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/server"
+	"github.com/rootbound/rootbound/internal/server"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
 

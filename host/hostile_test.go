@@ -28,8 +28,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Markers: outsideMarker lives only outside the root and must never appear in

@@ -23,8 +23,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // linkTarget is a place a policy keeps out and the secret in it.

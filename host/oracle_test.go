@@ -33,8 +33,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rootbound/rootbound/guest/protocol"
-	"github.com/rootbound/rootbound/guest/server"
+	"github.com/rootbound/rootbound/internal/server"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // oracleVerdict is what rg said of one request.

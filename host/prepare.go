@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/match"
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/internal/match"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Read is what a prepared call will read: a root and a path below it, as a

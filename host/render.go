@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host/internal/escape"
 	"github.com/rootbound/rootbound/host/internal/grouping"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Text renders a result as an agent reads it: a line that counts the

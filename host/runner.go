@@ -14,7 +14,7 @@
 //
 // Limits: the module enforces a call's deadline and work budget itself: its
 // matching is linear in what it matches, and every long loop reads the
-// clock every millisecond or so of work (package guest/meter), because
+// clock every millisecond or so of work (package internal/meter), because
 // wazero's WithCloseOnContextDone (which could interrupt it) slows CPU-bound
 // guest code 6–7×. The clock is also the host's way in: past the deadline,
 // or when the caller's context ends, the host moves the instance's clock
@@ -41,8 +41,8 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host/internal/rootfs"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Runner runs calls on warm module instances. It is safe for concurrent use.

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // goroot is the Go tree every machine has: a real tree large enough that a

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Serve speaks the module's protocol for programs in any language: it reads

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // TestServeLimits: Serve applies the runner's limits to every request, as

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // ToolSpec is a tool as a model sees it: a name, what it does, and the JSON

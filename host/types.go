@@ -1,8 +1,8 @@
 package host
 
 import (
-	"github.com/rootbound/rootbound/guest/ignore"
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/internal/ignore"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // GlobArgs finds regular files (and, with IncludeDirs, directories) by name

@@ -14,8 +14,8 @@ import (
 
 	"go.bytecodealliance.org/wit"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 var records = map[string]reflect.Type{

@@ -47,7 +47,7 @@ process.emitWarning = (w, ...rest) => (String(w).includes('WASI') ? undefined : 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const modulePath = path.join(here, '..', '..', 'host', 'rootbound.wasm');
 
-// The protocol's bound on a request line (guest/protocol.MaxLineBytes): a
+// The protocol's bound on a request line (protocol.MaxLineBytes): a
 // longer line is cut to one byte over it, which the module then refuses
 // with the same answer every host gives.
 const MAX_LINE = 1 << 20;

@@ -30,8 +30,8 @@ import (
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 type rootsFlag []string

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 func lastDone(t *testing.T, out []byte) (*protocol.Done, int) {

@@ -30,10 +30,10 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/rootbound/rootbound/guest/protocol"
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/internal/escape"
 	"github.com/rootbound/rootbound/host/internal/grouping"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 const usage = `usage:

@@ -5,7 +5,7 @@
 //
 // Four ways of running each search:
 //   - ref:     rg or fd, a whole process each time;
-//   - native:  the core (guest/server) compiled natively, in process, warm;
+//   - native:  the core (internal/server) compiled natively, in process, warm;
 //   - library: host.Runner with a warm wazero instance (what an agent pays);
 //   - cli:     the rootbound command, a whole process (module load included).
 //
@@ -31,9 +31,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rootbound/rootbound/guest/protocol"
-	"github.com/rootbound/rootbound/guest/server"
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/server"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Runs per measurement; the median of these is reported.

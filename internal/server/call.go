@@ -1,0 +1,295 @@
+package server
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/rootbound/rootbound/internal/meter"
+	"github.com/rootbound/rootbound/internal/walk"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// maxProblemLines bounds the Problem lines of one call; the rest are only
+// counted in Skipped.Unreadable, so a tree of unreadable files cannot flood
+// a response.
+const maxProblemLines = 20
+
+// entryCost is what visiting one directory entry charges the meter, in its
+// units (about a byte scanned each): with meter.Interval, the clock is read
+// at least every 256 entries, which take well under a millisecond.
+const entryCost = meter.Interval / 256
+
+// call is the state of one request: its limits, its counters and the lines
+// it has written.
+type call struct {
+	id  string
+	enc *protocol.Encoder
+	bw  *bufio.Writer
+	now func() time.Time
+
+	deadline   time.Time
+	maxEntries int64
+	maxBytes   int64
+	maxSize    int64
+	maxOutput  int64         // bytes of item lines; 0: no bound
+	progress   time.Duration // between progress lines; 0: none
+	progressAt time.Time     // when the next one is due
+	output     int64         // bytes of item lines written
+	entries    int64
+	meter      *meter.Meter
+
+	policy   []protocol.RootPolicy
+	max      int    // max results
+	offset   int    // results skipped before the first sent
+	skip     int    // results still to skip
+	capped   bool   // truncated by maxOutput, not by max
+	line     []byte // the item line being written, reused
+	done     protocol.Done
+	err      *protocol.Error
+	started  bool // past validation: an error now means partial, not failed
+	problems int
+	writeErr error
+}
+
+// handle runs one request line (tooLong: a line over MaxLineBytes, already
+// discarded) and returns the call, ready to finish.
+func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bufio.Writer) *call {
+	c := &call{enc: enc, bw: bw, now: s.now, maxSize: protocol.DefaultMaxFileSize}
+	c.meter = meter.New(c.checkClock)
+	if tooLong {
+		c.err = protocol.ErrLineTooLong()
+		return c
+	}
+	req, perr := protocol.DecodeRequest(line)
+	c.id = req.ID
+	if perr != nil {
+		c.err = perr
+		return c
+	}
+	if l := req.Limits; l != nil {
+		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 || l.MaxOutputBytes < 0 {
+			c.err = protocol.NewError(protocol.CodeInvalidArgument, "protocol: limits must not be negative")
+			return c
+		}
+		if l.DeadlineMS > protocol.MaxDeadlineMS {
+			c.err = protocol.NewError(protocol.CodeInvalidArgument,
+				fmt.Sprintf("protocol: deadline_ms %d, want at most %d (a year)", l.DeadlineMS, protocol.MaxDeadlineMS))
+			return c
+		}
+		if l.DeadlineMS > 0 {
+			c.deadline = s.now().Add(time.Duration(l.DeadlineMS) * time.Millisecond)
+		}
+		c.maxEntries, c.maxBytes, c.maxOutput = l.MaxEntries, l.MaxBytes, l.MaxOutputBytes
+		if l.ProgressMS > 0 {
+			c.progress = time.Duration(min(l.ProgressMS, protocol.MaxDeadlineMS)) * time.Millisecond
+			c.progressAt = s.now().Add(c.progress)
+		}
+		if l.MaxFileSize > 0 {
+			c.maxSize = l.MaxFileSize
+		}
+	}
+	c.policy = req.Policy
+	if req.Glob != nil {
+		s.glob(c, req.Glob)
+	} else {
+		s.grep(c, req.Grep)
+	}
+	return c
+}
+
+// maxResults validates a max_results argument.
+func (c *call) maxResults(n int) *protocol.Error {
+	switch {
+	case n == 0:
+		c.max = protocol.DefaultMaxResults
+	case n < 0 || n > protocol.MaxResultsCeiling:
+		return protocol.NewError(protocol.CodeInvalidArgument,
+			fmt.Sprintf("max_results %d, want 1 to %d", n, protocol.MaxResultsCeiling))
+	default:
+		c.max = n
+	}
+	return nil
+}
+
+// setOffset validates an offset argument.
+func (c *call) setOffset(n int) *protocol.Error {
+	if n < 0 || n > protocol.MaxResultsCeiling {
+		return protocol.NewError(protocol.CodeInvalidArgument,
+			fmt.Sprintf("offset %d, want 0 to %d", n, protocol.MaxResultsCeiling))
+	}
+	c.offset, c.skip = n, n
+	return nil
+}
+
+// skipping reports whether the next result is skipped (an offset).
+func (c *call) skipping() bool { return c.skip > 0 }
+
+// check runs before each entry: the entry budget, and the meter.
+func (c *call) check() error {
+	c.entries++
+	if c.maxEntries > 0 && c.entries > c.maxEntries {
+		return protocol.NewError(protocol.CodeBudget,
+			fmt.Sprintf("work budget spent: %d directory entries visited", c.maxEntries))
+	}
+	return c.meter.Spend(entryCost)
+}
+
+// checkClock is the meter's check: it reads the clock (a host call, which
+// also lets a wazero host's garbage collector stop the world) and ends the
+// call at its deadline. A host that cancels a call moves the module's clock
+// past every deadline, so this is also where a cancellation is noticed.
+func (c *call) checkClock() error {
+	if c.deadline.IsZero() && c.progress == 0 {
+		return nil // nothing to look at the clock for
+	}
+	now := c.now()
+	if !c.deadline.IsZero() && !now.Before(c.deadline) {
+		return protocol.NewError(protocol.CodeDeadline, "deadline reached before the search finished")
+	}
+	if c.progress > 0 && c.started && !now.Before(c.progressAt) {
+		// Between two lines: the meter is never charged while one is
+		// written.
+		c.progressAt = now.Add(c.progress)
+		if c.write(&protocol.Line{ID: c.id, Progress: &protocol.Progress{
+			Entries: c.entries, FilesRead: c.done.Stats.FilesRead, Results: c.done.Results}}) == nil {
+			c.writeErr = c.bw.Flush()
+		}
+	}
+	return nil
+}
+
+// addBytes counts bytes read against the byte budget.
+func (c *call) addBytes(n int64) error {
+	c.done.Stats.BytesRead += n
+	if c.maxBytes > 0 && c.done.Stats.BytesRead > c.maxBytes {
+		return protocol.NewError(protocol.CodeBudget,
+			fmt.Sprintf("work budget spent: %d bytes read", c.maxBytes))
+	}
+	return nil
+}
+
+// emit sends one result, or ends the walk when max results were sent and
+// another one turned up, or when this one would take the answer's item
+// lines past maxOutput bytes.
+func (c *call) emit(it *protocol.Item) error {
+	if c.skip > 0 {
+		c.skip--
+		return nil
+	}
+	if c.done.Results == c.max {
+		c.done.Truncated = true
+		return walk.SkipAll
+	}
+	if err := c.write1(it); err != nil {
+		return err
+	}
+	c.done.Results++
+	return nil
+}
+
+// emitContext sends a context line: an item, not a result.
+func (c *call) emitContext(it *protocol.Item) error { return c.write1(it) }
+
+// write1 writes an item line, or ends the walk when it would take the
+// answer's item lines past maxOutput bytes.
+func (c *call) write1(it *protocol.Item) error {
+	if c.writeErr != nil {
+		return c.writeErr
+	}
+	c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
+	b := c.line
+	if c.maxOutput > 0 && c.output+int64(len(b)) > c.maxOutput {
+		c.done.Truncated, c.capped = true, true
+		return walk.SkipAll
+	}
+	c.output += int64(len(b))
+	c.writeErr = c.enc.Write(b)
+	return c.writeErr
+}
+
+// narrow says how to get fewer results once an answer was truncated, and
+// the offset of the next page; what says what matched ("files match
+// \"*.go\"", "lines match").
+func (c *call) narrow(what, where, how string) {
+	next := c.offset + c.done.Results
+	if c.capped {
+		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", c.maxOutput, c.done.Results, what, where, how, next)
+		return
+	}
+	c.done.Narrow = fmt.Sprintf("more than %d %s in %s: %s, raise max_results, or pass offset: %d for the next page", c.offset+c.max, what, where, how, next)
+}
+
+func (c *call) write(l *protocol.Line) error {
+	if c.writeErr == nil {
+		c.writeErr = c.enc.Encode(l)
+	}
+	return c.writeErr
+}
+
+// problem records a path that could not be read, and the search goes on.
+// Any errno may be a file's own (FUSE, /proc and /sys produce them all), so
+// none is taken for the host's doing: the clock is looked at first, and a
+// host that cancelled the call has moved it past the deadline.
+func (c *call) problem(display string, err error) error {
+	if err := c.meter.Check(); err != nil {
+		return err
+	}
+	c.done.Skipped.Unreadable++
+	if c.problems >= maxProblemLines {
+		return nil
+	}
+	c.problems++
+	return c.write(&protocol.Line{ID: c.id, Problem: &protocol.Problem{
+		Path: protocol.Data(display), Code: protocol.SkippedUnreadable, Message: errnoText(err),
+	}})
+}
+
+// errnoText is an error's cause without its path: a native build's paths are
+// host paths, which must not leak.
+func errnoText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return err.Error()
+}
+
+// end records how the walk ended.
+func (c *call) end(err error, w *walk.Walker) {
+	c.done.Stats.Dirs = w.Dirs
+	c.done.Stats.Files = w.Files
+	c.done.Skipped.Symlink = w.Symlink
+	c.done.Skipped.Special = w.Special
+	if err != nil {
+		c.err = protocol.AsError(err)
+	}
+}
+
+// finish writes the final line and flushes.
+func (c *call) finish() error {
+	d := c.done
+	switch {
+	case c.err == nil:
+		d.Status = protocol.StatusComplete
+	case c.started:
+		d.Status = protocol.StatusPartial
+	default:
+		d.Status = protocol.StatusFailed
+	}
+	d.Error = c.err
+	if c.writeErr != nil {
+		return c.writeErr
+	}
+	if err := c.enc.Encode(&protocol.Line{ID: c.id, Done: &d}); err != nil {
+		return err
+	}
+	return c.bw.Flush()
+}

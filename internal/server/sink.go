@@ -1,0 +1,199 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/rootbound/rootbound/internal/search"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// grepOptions validates what grep's arguments ask of the searcher and
+// returns the output mode and the searcher's options.
+func grepOptions(a *protocol.GrepArgs) (string, search.Options, *protocol.Error) {
+	bad := func(format string, args ...any) (string, search.Options, *protocol.Error) {
+		return "", search.Options{}, protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf(format, args...))
+	}
+	mode := a.OutputMode
+	switch mode {
+	case "":
+		mode = protocol.ModeFiles
+	case protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.ModeCountMatches:
+	default:
+		return bad("output_mode %q, want files_with_matches|content|count|count_matches", a.OutputMode)
+	}
+	for _, n := range []struct {
+		name string
+		v    int
+	}{{"context", a.Context}, {"before_context", a.BeforeContext}, {"after_context", a.AfterContext}} {
+		if n.v < 0 || n.v > protocol.MaxContext {
+			return bad("%s %d, want 0 to %d", n.name, n.v, protocol.MaxContext)
+		}
+	}
+	if a.MaxCount < 0 {
+		return bad("max_count %d, want 0 (no bound) or more", a.MaxCount)
+	}
+	switch {
+	case a.Invert && a.Multiline:
+		return bad("invert and multiline together: an inverted search takes lines, not matches")
+	case a.Invert && a.OnlyMatching:
+		return bad("invert and only_matching together: the lines an inverted search takes hold no match")
+	}
+	o := search.Options{Invert: a.Invert, MaxCount: a.MaxCount}
+	if mode == protocol.ModeContent {
+		// As rg: -A and -B each win over -C.
+		o.Before, o.After = a.Context, a.Context
+		if a.BeforeContext > 0 {
+			o.Before = a.BeforeContext
+		}
+		if a.AfterContext > 0 {
+			o.After = a.AfterContext
+		}
+		o.Spans = true
+	}
+	o.Spans = o.Spans || mode == protocol.ModeCountMatches
+	return mode, o, nil
+}
+
+// sink turns what the searcher finds in one file into items: the printer
+// of the module, one for every output mode.
+type sink struct {
+	c      *call
+	mode   string
+	only   bool // each match its own item
+	before int  // before-context asked for
+	after  int  // after-context asked for
+	multi  bool // a multiline search: count the lines matches start in
+
+	path  protocol.Data
+	count int
+	last  int // the line number of the file's last result sent
+	err   error
+	// Before-context held until its result is sent (Context).
+	held []heldLine
+}
+
+type heldLine struct {
+	number int
+	line   []byte
+}
+
+// start readies the sink for a file.
+func (s *sink) start(path protocol.Data) {
+	s.path, s.count, s.last, s.held = path, 0, 0, s.held[:0]
+}
+
+// finish ends a file: count modes send its count.
+func (s *sink) finish() error {
+	if s.err == nil && s.count > 0 && (s.mode == protocol.ModeCount || s.mode == protocol.ModeCountMatches) {
+		s.err = s.c.emit(&protocol.Item{Path: s.path, Count: s.count})
+	}
+	return s.err
+}
+
+// Matched implements search.Sink.
+func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool {
+	switch s.mode {
+	case protocol.ModeFiles:
+		s.err = s.c.emit(&protocol.Item{Path: s.path})
+		return false
+	case protocol.ModeCount:
+		if !s.multi || starts > 0 {
+			s.count++
+		}
+		return true
+	case protocol.ModeCountMatches:
+		if spans == nil { // inverted: lines
+			starts = 1
+		}
+		s.count += starts
+		return true
+	}
+	if s.only {
+		for _, sp := range spans {
+			if sp[0] == sp[1] {
+				continue // as rg -o: an empty match prints nothing
+			}
+			if !s.result(number, line[sp[0]:sp[1]], [][2]int{{0, sp[1] - sp[0]}}) {
+				return false
+			}
+		}
+		return true
+	}
+	return s.result(number, line, spans)
+}
+
+// result sends a matching line (or match), after the held lines that are
+// its before-context, or skips it.
+func (s *sink) result(number int, line []byte, spans [][2]int) bool {
+	if s.c.skipping() {
+		s.c.skip--
+		s.held = s.held[:0]
+		return true
+	}
+	if s.c.done.Results < s.c.max { // else emit ends the answer, truncated
+		for _, h := range s.held {
+			if h.number >= number-s.before && !s.context(h.number, h.line) {
+				return false
+			}
+		}
+	}
+	s.held = s.held[:0]
+	text, subs := snippetSpans(line, spans)
+	d := protocol.Data(text)
+	s.err = s.c.emit(&protocol.Item{Path: s.path, LineNumber: number, Text: &d, Submatches: subs})
+	s.last = number
+	return s.err == nil
+}
+
+// Context implements search.Sink. A line within after lines of the last
+// result sent goes out at once; any other is before-context of a result to
+// come, held (the last before of them; their bytes stay valid while this
+// file is searched) until that result says whether it is sent: not when it
+// is skipped (an offset) or past max_results.
+func (s *sink) Context(number int, line []byte) bool {
+	if s.last > 0 && number <= s.last+s.after {
+		return s.context(number, line)
+	}
+	if s.before == 0 {
+		return true
+	}
+	if len(s.held) == s.before {
+		s.held = append(s.held[:0], s.held[1:]...)
+	}
+	s.held = append(s.held, heldLine{number, line})
+	return true
+}
+
+func (s *sink) context(number int, line []byte) bool {
+	text, _ := snippetSpans(line, nil)
+	d := protocol.Data(text)
+	s.err = s.c.emitContext(&protocol.Item{Path: s.path, LineNumber: number, Text: &d, Context: true})
+	return s.err == nil
+}
+
+// snippetSpans is the text of a line as an item carries it, without a
+// '\r' that ends it, cut to a window around the first match when it is
+// long (snippet), and its matches' spans moved to where they are in that
+// text (clipped to it; those outside it dropped).
+func snippetSpans(line []byte, spans [][2]int) (string, []protocol.Span) {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	col := 0
+	if len(spans) > 0 {
+		col = spans[0][0]
+	}
+	text, from, to := snippet(line, col)
+	var subs []protocol.Span
+	shift := 0
+	if from > 0 {
+		shift = len(ellipsis)
+	}
+	for _, sp := range spans {
+		a, b := max(sp[0], from), min(sp[1], to)
+		if a > b || a == b && sp[0] != sp[1] {
+			continue
+		}
+		subs = append(subs, protocol.Span{Start: a - from + shift, End: b - from + shift})
+	}
+	return text, subs
+}

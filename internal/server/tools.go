@@ -1,0 +1,240 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rootbound/rootbound/internal/match"
+	"github.com/rootbound/rootbound/internal/search"
+	"github.com/rootbound/rootbound/internal/walk"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+func patternError(err error) *protocol.Error {
+	var pe *match.PatternError
+	if errors.As(err, &pe) {
+		return protocol.NewError(protocol.CodeInvalidPattern, err.Error())
+	}
+	return protocol.NewError(protocol.CodeInvalidArgument, err.Error())
+}
+
+// begin validates what glob and grep share (max_results, the path, the
+// arguments that pick files) and resolves the scope. The caller marks the
+// call started once the rest is valid: an error from then on means partial
+// results.
+func (s *Server) begin(c *call, maxResults int, path string, a pick) (scope, bool) {
+	if c.err = c.maxResults(maxResults); c.err != nil {
+		return scope{}, false
+	}
+	if c.err = validWhich(a); c.err != nil {
+		return scope{}, false
+	}
+	sc, err := s.scope(path)
+	if err != nil {
+		c.err = err
+		return scope{}, false
+	}
+	return sc, true
+}
+
+func (s *Server) glob(c *call, a *protocol.GlobArgs) {
+	if c.err = a.CheckLists(); c.err != nil {
+		return
+	}
+	if _, err := match.CompileGlob(a.Pattern, a.CaseInsensitive); err != nil {
+		c.err = patternError(err)
+		return
+	}
+	sc, ok := s.begin(c, a.MaxResults, a.Path, globPick(a))
+	if !ok {
+		return
+	}
+	defer sc.close()
+	if c.err = c.setOffset(a.Offset); c.err != nil {
+		return
+	}
+	pattern, perr := s.globArg(a.Pattern, sc, true)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	g, err := match.CompileGlob(pattern, a.CaseInsensitive)
+	if err != nil {
+		c.err = patternError(err)
+		return
+	}
+	g.Meter = c.meter
+	var exclude *match.Filter
+	if len(a.Exclude) > 0 {
+		ex := make([]string, len(a.Exclude))
+		for i, e := range a.Exclude {
+			ex[i] = "!" + strings.TrimPrefix(e, "!")
+		}
+		if exclude, c.err = s.globArgs(ex, sc, a.CaseInsensitive, c.meter); c.err != nil {
+			return
+		}
+	}
+	wh, perr := s.newWhich(c, sc, globPick(a), exclude, false, policy(c.policy, sc.root.Name))
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	c.started = true
+	out := c.sorted(a.Sort, sc.tree)
+	matches := func(rel string) bool {
+		if g.Match(rel) {
+			return true
+		}
+		alt := wh.rootRel(rel)
+		return alt != rel && strings.Contains(pattern, "/") && g.Match(alt)
+	}
+	w := wh.walker()
+	w.File = func(rel, tpath string) error {
+		if !matches(rel) {
+			return nil
+		}
+		return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, tpath)
+	}
+	if a.IncludeDirs {
+		w.Dir = func(rel, tpath string) error {
+			if !matches(rel) {
+				return nil
+			}
+			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel) + "/")}, tpath)
+		}
+	}
+	err = sc.walk(w)
+	// Sorted results found before a deadline are sent too, in order.
+	if ferr := out.flush(); err == nil {
+		err = ferr
+	}
+	c.end(err, w)
+	if c.done.Truncated {
+		what := "files"
+		if a.IncludeDirs {
+			what = "paths"
+		}
+		c.narrow(fmt.Sprintf("%s match %q", what, a.Pattern), sc.label(), "narrow the pattern or the path")
+	}
+}
+
+func (s *Server) grep(c *call, a *protocol.GrepArgs) {
+	if c.err = a.CheckLists(); c.err != nil {
+		return
+	}
+	mode, so, perr := grepOptions(a)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	m, err := match.Compile(append([]string{a.Pattern}, a.Patterns...), match.Options{
+		Literal: a.Literal, Case: a.Case, Word: a.Word, CRLF: a.CRLF, Multiline: a.Multiline})
+	if err != nil {
+		c.err = patternError(err)
+		return
+	}
+	if _, err := match.CompileFilter(a.Glob, false, c.meter); err != nil {
+		c.err = patternError(err)
+		if c.meter.Err() != nil {
+			c.err = protocol.AsError(c.meter.Err())
+		}
+		return
+	}
+	sc, ok := s.begin(c, a.MaxResults, a.Path, grepPick(a))
+	if !ok {
+		return
+	}
+	defer sc.close()
+	if c.err = c.setOffset(a.Offset); c.err != nil {
+		return
+	}
+	filter, perr := s.globArgs(a.Glob, sc, false, c.meter)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	wh, perr := s.newWhich(c, sc, grepPick(a), filter, true, policy(c.policy, sc.root.Name))
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	c.started = true
+	r := &s.reader
+	r.BeforeGrow = func() { _ = c.bw.Flush() }
+	defer func() { r.BeforeGrow = nil }()
+	w := wh.walker()
+	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline}
+	search1 := func(rel, tpath string) error {
+		if !utf8.ValidString(path.Base(rel)) {
+			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
+		}
+		data, n, err := r.Read(sc.tree, tpath, c.maxSize, protocol.BinarySniffBytes, c.meter)
+		c.done.Stats.FilesRead++
+		if berr := c.addBytes(n); berr != nil {
+			return berr
+		}
+		switch {
+		case c.meter.Err() != nil:
+			return c.meter.Err()
+		case errors.Is(err, search.ErrBinary):
+			c.done.Skipped.Binary++
+			return nil
+		case errors.Is(err, search.ErrTooLarge):
+			c.done.Skipped.TooLarge++
+			return nil
+		case errors.Is(err, search.ErrSpecial):
+			c.done.Skipped.Special++
+			return nil
+		case err != nil:
+			return c.problem(sc.display(rel), err)
+		}
+		// A UTF-8 byte order mark is not text of line 1: skipped, as
+		// ripgrep does, so ^ matches there and no snippet carries it.
+		data = bytes.TrimPrefix(data, utf8BOM)
+		sink.start(protocol.Data(sc.display(rel)))
+		if err := s.searcher.Search(data, m, so, c.meter, sink); err != nil {
+			return err
+		}
+		return sink.finish()
+	}
+	if a.Sort == protocol.SortMTime {
+		// Newest first: list the files, then search them in that order.
+		var files []fileTime
+		w.File = func(rel, tpath string) error {
+			files = append(files, fileTime{rel: rel, tpath: tpath, mtime: mtime(sc.tree, tpath)})
+			return nil
+		}
+		err = sc.walk(w)
+		if err == nil {
+			sortNewest(files)
+			for _, f := range files {
+				if err = search1(f.rel, f.tpath); err != nil {
+					break
+				}
+			}
+			if errors.Is(err, walk.SkipAll) {
+				err = nil
+			}
+		}
+	} else {
+		w.File = search1
+		err = sc.walk(w)
+	}
+	c.end(err, w)
+	if c.done.Truncated {
+		what := "files match"
+		switch {
+		case mode == protocol.ModeContent && a.OnlyMatching:
+			what = "matches"
+		case mode == protocol.ModeContent:
+			what = "lines match"
+		}
+		c.narrow(what, sc.label(), "narrow the pattern, the path or the glob filter")
+	}
+}
