@@ -15,7 +15,7 @@ type AuditRecord struct {
 	Tool      string        // "glob" or "grep"
 	Pattern   string        // as given
 	Path      string        // the search path, or the default root's name
-	Mode      string        // grep's output mode
+	Mode      OutputMode    // grep's output mode
 	Reads     []Read        // what it read (none when it was refused first)
 	Status    string        // StatusComplete, StatusPartial or StatusFailed
 	Code      string        // the error code, if any

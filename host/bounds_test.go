@@ -147,7 +147,7 @@ func boundsTree(t *testing.T) string {
 // boundCases are calls that take far longer than their deadline unless the
 // module's work is bounded and looked at often.
 func boundCases() []hostileCall {
-	regex := func(name, pattern string, mode string, fold bool) hostileCall {
+	regex := func(name, pattern string, mode protocol.OutputMode, fold bool) hostileCall {
 		c := hostileCall{name: name, deadline: time.Second,
 			call: call{grep: &GrepArgs{Pattern: pattern, Path: "text", OutputMode: mode, MaxResults: 1000}}}
 		if fold {
@@ -193,7 +193,7 @@ func refused(c hostileCall, code string) hostileCall { c.want = code; return c }
 
 // globList is a grep of names/ with a list of n globs.
 func globList(name string, n int, glob func(i int) string) hostileCall {
-	globs := make(Globs, n)
+	globs := make(Strings, n)
 	for i := range globs {
 		globs[i] = glob(i)
 	}

@@ -17,10 +17,10 @@ import (
 // Result is the answer to one call: the results and problems in the order
 // the module found them, and how it ended.
 type Result struct {
-	Tool     string // "glob" or "grep"
-	Pattern  string // the call's pattern and path, for messages
-	Path     string // as given, or the default root's name
-	Mode     string // grep's output mode, resolved
+	Tool     string     // "glob" or "grep"
+	Pattern  string     // the call's pattern and path, for messages
+	Path     string     // as given, or the default root's name
+	Mode     OutputMode // grep's output mode, resolved
 	Items    []Item
 	Problems []Problem
 	Done     Done

@@ -55,14 +55,14 @@ type Config interface {
 	WithAudit(func(AuditRecord)) Config
 }
 
-// Root is a readable root.
-type Root struct {
+// root is a readable root.
+type root struct {
 	Name string // as the module and results show it
 	Dir  string // on the host; never shown
 }
 
 type config struct {
-	roots       []Root
+	roots       []root
 	timeout     time.Duration
 	maxEntries  int64
 	maxBytes    int64
@@ -97,14 +97,14 @@ func NewConfig() Config {
 
 func (c *config) clone() *config {
 	n := *c
-	n.roots = append([]Root(nil), c.roots...)
+	n.roots = append([]root(nil), c.roots...)
 	n.policies = maps.Clone(c.policies)
 	return &n
 }
 
 func (c *config) WithRoot(name, dir string) Config {
 	n := c.clone()
-	n.roots = append(n.roots, Root{Name: name, Dir: dir})
+	n.roots = append(n.roots, root{Name: name, Dir: dir})
 	return n
 }
 

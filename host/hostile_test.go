@@ -408,7 +408,7 @@ func TestHostileTrees(t *testing.T) {
 	glob := func(pattern, path string, max int) call {
 		return call{glob: &GlobArgs{Pattern: pattern, Path: path, MaxResults: max}}
 	}
-	grep := func(pattern, path, mode string) call {
+	grep := func(pattern, path string, mode protocol.OutputMode) call {
 		return call{grep: &GrepArgs{Pattern: pattern, Path: path, OutputMode: mode, Literal: true, MaxResults: 1000}}
 	}
 	// holds turns a condition into a verdict: the note when it holds, what

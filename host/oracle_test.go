@@ -247,7 +247,7 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 	for _, t := range typesNot {
 		args = append(args, "-T", t)
 	}
-	mode := ""
+	var mode protocol.OutputMode
 	// patternArgs, for glob: rg's -g takes a file in over ignore files, so
 	// the files a glob lists are those rg lists with ignore files and no
 	// -g, that it also lists with -g PATTERN and no ignore files.

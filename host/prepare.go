@@ -86,7 +86,7 @@ func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
 		return nil, fromError(err)
 	}
 	if _, err := match.Compile(append([]string{args.Pattern}, args.Patterns...), match.Options{
-		Literal: args.Literal, Case: args.Case, Word: args.Word, CRLF: args.CRLF, Multiline: args.Multiline}); err != nil {
+		Literal: args.Literal, Case: string(args.Case), Word: args.Word, CRLF: args.CRLF, Multiline: args.Multiline}); err != nil {
 		return nil, patternError(err)
 	}
 	if _, err := match.CompileFilter(args.Glob, false, nil); err != nil {

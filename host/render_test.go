@@ -55,16 +55,16 @@ func TestText(t *testing.T) {
 		{"grep_policy", func() (*host.Result, error) { return hiding.Grep(ctx, host.GrepArgs{Pattern: "TODO"}) }},
 		{"grep_named_ignored", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", Path: "build"}) }},
 		{"grep_context", func() (*host.Result, error) {
-			return r.Grep(ctx, host.GrepArgs{Pattern: "one|three", OutputMode: "content", Context: 1, Glob: host.Globs{"*.go"}})
+			return r.Grep(ctx, host.GrepArgs{Pattern: "one|three", OutputMode: "content", Context: 1, Glob: host.Strings{"*.go"}})
 		}},
 		{"grep_only_matching", func() (*host.Result, error) {
-			return r.Grep(ctx, host.GrepArgs{Pattern: `T\w+`, OutputMode: "content", OnlyMatching: true, Glob: host.Globs{"b.go"}})
+			return r.Grep(ctx, host.GrepArgs{Pattern: `T\w+`, OutputMode: "content", OnlyMatching: true, Glob: host.Strings{"b.go"}})
 		}},
 		{"grep_page", func() (*host.Result, error) {
 			return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", OutputMode: "content", MaxResults: 2, Offset: 1})
 		}},
 		{"grep_count_matches", func() (*host.Result, error) {
-			return r.Grep(ctx, host.GrepArgs{Pattern: "O", OutputMode: "count_matches", Glob: host.Globs{"*.go"}})
+			return r.Grep(ctx, host.GrepArgs{Pattern: "O", OutputMode: "count_matches", Glob: host.Strings{"*.go"}})
 		}},
 		{"grep_bad_combination", func() (*host.Result, error) {
 			return r.Grep(ctx, host.GrepArgs{Pattern: "x", Invert: true, Multiline: true})

@@ -89,7 +89,7 @@ func TestConfinement(t *testing.T) {
 	if res, err := r.Grep(ctx, host.GrepArgs{Pattern: "fine"}); err != nil || len(res.Items) != 1 {
 		t.Fatalf("grep inside the root: %q, %v", paths(res), err)
 	}
-	for _, mode := range []string{protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount} {
+	for _, mode := range []host.OutputMode{protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount} {
 		res, err = r.Grep(ctx, host.GrepArgs{Pattern: "TOPSECRET", OutputMode: mode})
 		if err != nil || len(res.Items) != 0 {
 			t.Errorf("grep %s: %q, %v; want no results", mode, paths(res), err)
@@ -205,7 +205,7 @@ func TestConcurrentCalls(t *testing.T) {
 				if i%2 == 0 {
 					res, err = r.Glob(context.Background(), host.GlobArgs{Pattern: "*.go"})
 				} else {
-					res, err = r.Grep(context.Background(), host.GrepArgs{Pattern: "hello", Glob: host.Globs{"*.go"}})
+					res, err = r.Grep(context.Background(), host.GrepArgs{Pattern: "hello", Glob: host.Strings{"*.go"}})
 				}
 				if got := paths(res); err != nil || !reflect.DeepEqual(got, want) {
 					errs <- strings.Join(got, ",")

@@ -38,7 +38,7 @@ type GlobArgs struct {
 	TypeNot Strings `json:"type_not,omitempty"`
 	// Sort is SortPath (the default: directory order) or SortMTime (newest
 	// first, ties in directory order).
-	Sort string `json:"sort,omitempty"`
+	Sort Sort `json:"sort,omitempty"`
 	// MaxDepth, if positive, bounds how deep below the search root a call
 	// looks: 1 is the search root's own entries.
 	MaxDepth int `json:"max_depth,omitempty"`
@@ -72,11 +72,12 @@ type GrepArgs struct {
 	// "!*_test.go" all but Go tests; the last glob that matches a file
 	// decides, and a file none matches is searched unless some glob is an
 	// inclusion.
-	Glob Globs `json:"glob,omitempty"`
+	Glob Strings `json:"glob,omitempty"`
 	// Case is CaseSensitive (the default), CaseInsensitive or CaseSmart.
-	Case string `json:"case,omitempty"`
-	// OutputMode is ModeFiles (the default), ModeContent or ModeCount.
-	OutputMode string `json:"output_mode,omitempty"`
+	Case Case `json:"case,omitempty"`
+	// OutputMode is ModeFiles (the default), ModeContent, ModeCount or
+	// ModeCountMatches.
+	OutputMode OutputMode `json:"output_mode,omitempty"`
 	// MaxResults caps the files (ModeFiles, ModeCount) or lines
 	// (ModeContent), as in GlobArgs.
 	MaxResults int `json:"max_results,omitempty"`
@@ -84,7 +85,7 @@ type GrepArgs struct {
 	// NoIgnore and Hidden are as in GlobArgs.
 	Type     Strings `json:"type,omitempty"`
 	TypeNot  Strings `json:"type_not,omitempty"`
-	Sort     string  `json:"sort,omitempty"`
+	Sort     Sort    `json:"sort,omitempty"`
 	MaxDepth int     `json:"max_depth,omitempty"`
 	NoIgnore bool    `json:"no_ignore,omitempty"`
 	Hidden   *bool   `json:"hidden,omitempty"`
@@ -119,6 +120,9 @@ type GrepArgs struct {
 	// --crlf). A "\r" that ends a line is never part of an item's text.
 	CRLF bool `json:"crlf,omitempty"`
 }
+
+// Sort is an order of results (GlobArgs.Sort, GrepArgs.Sort).
+type Sort = protocol.Sort
 
 // Orders of GlobArgs.Sort and GrepArgs.Sort.
 const (
@@ -164,8 +168,8 @@ type IgnoreRules struct {
 // string is taken as a list of one, as agents' tools send it.
 type Strings = protocol.Strings
 
-// Globs is a list of globs.
-type Globs = protocol.Globs
+// Case is how letter case is matched (GrepArgs.Case).
+type Case = protocol.Case
 
 // Letter case of GrepArgs.Case.
 const (
@@ -175,6 +179,9 @@ const (
 	// none of them is upper case, as ripgrep's --smart-case.
 	CaseSmart = protocol.CaseSmart
 )
+
+// OutputMode is what grep returns (GrepArgs.OutputMode).
+type OutputMode = protocol.OutputMode
 
 // Output modes of GrepArgs.OutputMode.
 const (

@@ -74,7 +74,7 @@ type GlobArgs struct {
 	TypeNot Strings `json:"type_not,omitempty"`
 	// Sort is SortPath (the default: walk order) or SortMTime (newest
 	// first; ties in walk order).
-	Sort string `json:"sort,omitempty"`
+	Sort Sort `json:"sort,omitempty"`
 	// MaxDepth, if positive, bounds the depth below the search root: 1 is
 	// the search root's own entries.
 	MaxDepth int `json:"max_depth,omitempty"`
@@ -98,14 +98,14 @@ type GrepArgs struct {
 	// that matches it is not an exclusion ("!*_test.go"), or, when none
 	// matches, when no glob is an inclusion; as ripgrep's -g, a glob that
 	// matches also overrides ignore files.
-	Glob       Globs  `json:"glob,omitempty"`
-	Case       string `json:"case,omitempty"`        // CaseSensitive (default), CaseInsensitive, CaseSmart
-	OutputMode string `json:"output_mode,omitempty"` // ModeFiles (default), ModeContent, ModeCount
-	MaxResults int    `json:"max_results,omitempty"`
+	Glob       Strings    `json:"glob,omitempty"`
+	Case       Case       `json:"case,omitempty"`        // CaseSensitive (default), CaseInsensitive, CaseSmart
+	OutputMode OutputMode `json:"output_mode,omitempty"` // ModeFiles (default), ModeContent, ModeCount, ModeCountMatches
+	MaxResults int        `json:"max_results,omitempty"`
 	// As in GlobArgs.
 	Type     Strings `json:"type,omitempty"`
 	TypeNot  Strings `json:"type_not,omitempty"`
-	Sort     string  `json:"sort,omitempty"`
+	Sort     Sort    `json:"sort,omitempty"`
 	MaxDepth int     `json:"max_depth,omitempty"`
 	NoIgnore bool    `json:"no_ignore,omitempty"`
 	Hidden   *bool   `json:"hidden,omitempty"`
@@ -131,10 +131,13 @@ type GrepArgs struct {
 	CRLF bool `json:"crlf,omitempty"`
 }
 
+// Sort is an order of results.
+type Sort string
+
 // Sort orders.
 const (
-	SortPath  = "path"
-	SortMTime = "mtime"
+	SortPath  Sort = "path"
+	SortMTime Sort = "mtime"
 )
 
 // RootPolicy is what a root lets calls see, from the host.
@@ -214,9 +217,6 @@ func checkLists(pairs ...any) *Error {
 	return nil
 }
 
-// Globs is a list of globs.
-type Globs = Strings
-
 // UnmarshalJSON implements json.Unmarshaler.
 func (g *Strings) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
@@ -235,21 +235,27 @@ func (g *Strings) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// Case is how letter case is matched.
+type Case string
+
 // Case modes.
 const (
-	CaseSensitive   = "sensitive"
-	CaseInsensitive = "insensitive"
-	CaseSmart       = "smart"
+	CaseSensitive   Case = "sensitive"
+	CaseInsensitive Case = "insensitive"
+	CaseSmart       Case = "smart"
 )
+
+// OutputMode is what grep returns.
+type OutputMode string
 
 // Output modes of grep.
 const (
-	ModeFiles   = "files_with_matches"
-	ModeContent = "content"
-	ModeCount   = "count"
+	ModeFiles   OutputMode = "files_with_matches"
+	ModeContent OutputMode = "content"
+	ModeCount   OutputMode = "count"
 	// ModeCountMatches counts matches, not lines, per file (rg
 	// --count-matches).
-	ModeCountMatches = "count_matches"
+	ModeCountMatches OutputMode = "count_matches"
 )
 
 // MaxContext bounds the context lines asked for on either side of a match.

@@ -37,13 +37,13 @@ var records = map[string]reflect.Type{
 }
 
 var enums = map[string][]string{
-	"case-mode":    {protocol.CaseSensitive, protocol.CaseInsensitive, protocol.CaseSmart},
-	"output-mode":  {protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.ModeCountMatches},
+	"case-mode":    {string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)},
+	"output-mode":  {string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches)},
 	"problem-code": {protocol.SkippedUnreadable},
 	"status":       {protocol.StatusComplete, protocol.StatusPartial, protocol.StatusFailed},
 	"error-code":   protocol.Codes,
 	"ignore-kind":  protocol.IgnoreKinds,
-	"sort-order":   {protocol.SortPath, protocol.SortMTime},
+	"sort-order":   {string(protocol.SortPath), string(protocol.SortMTime)},
 }
 
 var dataType = reflect.TypeFor[protocol.Data]()

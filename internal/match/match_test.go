@@ -475,3 +475,8 @@ func FuzzWord(f *testing.F) {
 		}
 	})
 }
+
+// CompileLine compiles one pattern, as most tests here want it.
+func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error) {
+	return Compile([]string{pattern}, Options{Literal: literal, Case: caseMode})
+}

@@ -63,13 +63,6 @@ type Options struct {
 	Multiline bool
 }
 
-// CompileLine compiles one grep pattern for line search: RE2 syntax, or a
-// literal string when literal is set, with caseMode one of the Case
-// constants ("" is sensitive).
-func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error) {
-	return Compile([]string{pattern}, Options{Literal: literal, Case: caseMode})
-}
-
 // Compile compiles grep patterns: text matches where any of them matches
 // (ripgrep's -e, several times). Regular expressions are RE2 syntax with
 // ripgrep's Unicode classes (unicode.go); smart case looks at all the

@@ -45,7 +45,7 @@ func searchWith(t *testing.T, patterns []string, mo match.Options, so search.Opt
 		t.Fatal(err)
 	}
 	var s sink
-	if err := search.Search([]byte(text), m, so, nil, &s); err != nil {
+	if err := new(search.Searcher).Search([]byte(text), m, so, nil, &s); err != nil {
 		t.Fatal(err)
 	}
 	return s.got
@@ -236,7 +236,7 @@ func FuzzLines(f *testing.F) {
 		}
 		// ASCII classes, as Go's regexp has them (match's own fuzzing
 		// holds the Unicode ones to it).
-		m, err := match.CompileLine("(?-u)"+pattern, false, caseMode)
+		m, err := match.Compile([]string{"(?-u)" + pattern}, match.Options{Case: caseMode})
 		if err != nil {
 			return
 		}
@@ -245,10 +245,10 @@ func FuzzLines(f *testing.F) {
 		}
 		re, err := regexp.Compile(pattern)
 		if err != nil {
-			t.Fatalf("CompileLine took %q, regexp refuses it: %v", pattern, err)
+			t.Fatalf("Compile took %q, regexp refuses it: %v", pattern, err)
 		}
 		var s sink
-		if err := search.Search([]byte(text), m, search.Options{Spans: true}, nil, &s); err != nil {
+		if err := new(search.Searcher).Search([]byte(text), m, search.Options{Spans: true}, nil, &s); err != nil {
 			t.Fatal(err)
 		}
 		var got []string
@@ -274,16 +274,16 @@ func FuzzSearchOptions(f *testing.F) {
 	f.Add("b|c", "a\nb\nc\nd", uint8(0), uint8(9), false, uint8(1))
 	f.Fuzz(func(t *testing.T, pattern, text string, before, after uint8, invert bool, maxCount uint8) {
 		o := search.Options{Before: int(before % 8), After: int(after % 8), Invert: invert, MaxCount: int(maxCount % 5)}
-		m, err := match.CompileLine("(?-u)"+pattern, false, match.CaseSensitive)
+		m, err := match.Compile([]string{"(?-u)" + pattern}, match.Options{Case: match.CaseSensitive})
 		if err != nil {
 			return
 		}
 		re, err := regexp.Compile(pattern)
 		if err != nil {
-			t.Fatalf("CompileLine took %q, regexp refuses it: %v", pattern, err)
+			t.Fatalf("Compile took %q, regexp refuses it: %v", pattern, err)
 		}
 		var s sink
-		if err := search.Search([]byte(text), m, o, nil, &s); err != nil {
+		if err := new(search.Searcher).Search([]byte(text), m, o, nil, &s); err != nil {
 			t.Fatal(err)
 		}
 		var lines []string

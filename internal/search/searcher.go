@@ -1,7 +1,6 @@
 package search
 
 import (
-	"errors"
 	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/internal/meter"
@@ -26,22 +25,13 @@ type Sink interface {
 // Options say what Search looks for and sends.
 type Options struct {
 	Before, After int  // context lines around each matching line
-	Invert        bool // the lines that do not match are the matching lines
+	Invert        bool // the lines that do not match are the matching lines (line search only)
 	// MaxCount stops after this many matching lines (multiline: matches)
 	// in the file, once their after-context is sent; 0: no bound.
 	MaxCount int
 	// Spans locates every match in each matching line; without it a sink
 	// gets no spans, and Search only says which lines match.
 	Spans bool
-}
-
-// ErrInvertMultiline: an inverted search has lines, not matches.
-var ErrInvertMultiline = errors.New("search: invert and multiline together are not supported")
-
-// Search finds what m matches in buf and tells sink, line by line, with
-// the context lines asked for (Searcher.Search, on a Searcher of its own).
-func Search(buf []byte, m Matcher, o Options, mt *meter.Meter, sink Sink) error {
-	return new(Searcher).Search(buf, m, o, mt, sink)
 }
 
 // Searcher searches one buffer after another. Its zero value is ready. A
@@ -60,10 +50,7 @@ func (x *Searcher) Search(buf []byte, m Matcher, o Options, mt *meter.Meter, sin
 	s.buf, s.m, s.o, s.mt, s.sink = buf, m, o, mt, sink
 	s.numPos, s.num, s.nextMatch, s.nextMatchEnd, s.spans, s.stopped = 0, 1, -2, 0, s.spans[:0], false
 	if m.Multiline() {
-		if o.Invert {
-			return ErrInvertMultiline
-		}
-		return s.multiline()
+		return s.multiline() // an inverted search takes lines: its caller refuses Invert here
 	}
 	return s.lines()
 }

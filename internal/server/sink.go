@@ -10,8 +10,8 @@ import (
 
 // grepOptions validates what grep's arguments ask of the searcher and
 // returns the output mode and the searcher's options.
-func grepOptions(a *protocol.GrepArgs) (string, search.Options, *protocol.Error) {
-	bad := func(format string, args ...any) (string, search.Options, *protocol.Error) {
+func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *protocol.Error) {
+	bad := func(format string, args ...any) (protocol.OutputMode, search.Options, *protocol.Error) {
 		return "", search.Options{}, protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf(format, args...))
 	}
 	mode := a.OutputMode
@@ -59,7 +59,7 @@ func grepOptions(a *protocol.GrepArgs) (string, search.Options, *protocol.Error)
 // of the module, one for every output mode.
 type sink struct {
 	c      *call
-	mode   string
+	mode   protocol.OutputMode
 	only   bool // each match its own item
 	before int  // before-context asked for
 	after  int  // after-context asked for

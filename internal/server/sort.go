@@ -57,7 +57,7 @@ type output struct {
 	seen  int
 }
 
-func (c *call) sorted(order string, tree *nofollow.Tree) *output {
+func (c *call) sorted(order protocol.Sort, tree *nofollow.Tree) *output {
 	return &output{c: c, tree: tree, byAge: order == protocol.SortMTime}
 }
 

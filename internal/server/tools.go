@@ -134,7 +134,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		return
 	}
 	m, err := match.Compile(append([]string{a.Pattern}, a.Patterns...), match.Options{
-		Literal: a.Literal, Case: a.Case, Word: a.Word, CRLF: a.CRLF, Multiline: a.Multiline})
+		Literal: a.Literal, Case: string(a.Case), Word: a.Word, CRLF: a.CRLF, Multiline: a.Multiline})
 	if err != nil {
 		c.err = patternError(err)
 		return

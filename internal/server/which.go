@@ -39,7 +39,7 @@ type which struct {
 // pick are the arguments glob and grep share that pick files.
 type pick struct {
 	types, typesNot []string
-	sort            string
+	sort            protocol.Sort
 	maxDepth        int
 	noIgnore        bool
 	hidden          *bool

@@ -242,10 +242,10 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		hidden = new(bool)
 	}
 	glob := host.GlobArgs{Pattern: pos[0], Path: file, MaxResults: o.max, Exclude: o.exclude, CaseInsensitive: o.ignoreCase,
-		IncludeDirs: o.includeDirs, Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden,
+		IncludeDirs: o.includeDirs, Type: o.types, TypeNot: o.typesNot, Sort: host.Sort(o.sort), MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden,
 		Offset: o.offset}
 	grep := host.GrepArgs{Pattern: pos[0], Path: file, Literal: o.fixed, Glob: o.globs, MaxResults: o.max, OutputMode: host.ModeContent,
-		Type: o.types, TypeNot: o.typesNot, Sort: o.sort, MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden,
+		Type: o.types, TypeNot: o.typesNot, Sort: host.Sort(o.sort), MaxDepth: o.maxDepth, NoIgnore: o.noIgnore, Hidden: hidden,
 		Offset: o.offset, AfterContext: o.after, BeforeContext: o.before, Context: o.context, Multiline: o.multiline,
 		MaxCount: o.maxCount, Word: o.word, Invert: o.invert, OnlyMatching: o.only, CRLF: o.crlf}
 	if len(o.regexps) > 1 {

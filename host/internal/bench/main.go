@@ -55,7 +55,7 @@ func cases() []benchCase {
 		// files searched.
 		return append([]string{"rg", "--hidden", "--no-require-git", "--max-filesize", "8M", "--no-messages"}, args...)
 	}
-	grep := func(pattern string, literal bool, mode, caseMode string) *protocol.GrepArgs {
+	grep := func(pattern string, literal bool, mode protocol.OutputMode, caseMode protocol.Case) *protocol.GrepArgs {
 		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, OutputMode: mode, Case: caseMode, MaxResults: protocol.MaxResultsCeiling}
 	}
 	glob := func(pattern string) *protocol.GlobArgs {
