@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/rootbound/rootbound/host/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -274,57 +275,8 @@ const grepDescription = `Search file contents with a regular expression (RE2 syn
 	`Binary files and files over %s are skipped and counted; long lines are cut around the match. ` +
 	`"No matches" is stated explicitly; an invalid pattern is an error, never an empty result.`
 
-// Schema pieces glob and grep share.
+// The tools' schemas, from the one table of options.
 var (
-	stringsSchema = `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": %q}`
-	pathSchema    = `"path": {"type": "string", "description": "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."}`
-	whichSchema   = `"type": ` + `{"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Only files of these types, ripgrep's names: go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."},
-    "type_not": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "description": "Leave out files of these types."},
-    "sort": {"type": "string", "enum": ["path", "mtime"], "description": "path (default: directory order) or mtime (newest first)."},
-    "max_depth": {"type": "integer", "minimum": 1, "description": "Look at most this deep below the search path (1: its own entries)."},
-    "no_ignore": {"type": "boolean", "description": "Include what .gitignore, .ignore and .rgignore rules ignore."},
-    "hidden": {"type": "boolean", "description": "Look at hidden files and directories (default true)."},
-    "offset": {"type": "integer", "minimum": 0, "maximum": ` + fmt.Sprint(protocol.MaxResultsCeiling) + `, "description": "Skip this many results, to page: a truncation notice gives the next offset (offset: 100 after the first 100)."}`
-	contextSchema = `{"type": "integer", "minimum": 0, "maximum": ` + fmt.Sprint(protocol.MaxContext) + `, "description": %q}`
+	globSchema = string(options.Schema(options.Glob))
+	grepSchema = string(options.Schema(options.Grep))
 )
-
-var globSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "Glob pattern: without / it matches file names at any depth; with / the path below the search path."},
-    ` + pathSchema + `,
-    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many results (default 100)."},
-    "exclude": ` + fmt.Sprintf(stringsSchema, "Leave out what these globs match (a directory with all it holds).") + `,
-    "case_insensitive": {"type": "boolean", "description": "Match pattern and exclude without regard to case."},
-    "include_dirs": {"type": "boolean", "description": "List matching directories too (with a trailing /)."},
-    ` + whichSchema + `
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`
-
-var grepSchema = `{
-  "type": "object",
-  "properties": {
-    "pattern": {"type": "string", "minLength": 1, "description": "RE2 regular expression, or a literal string with literal: true."},
-    "literal": {"type": "boolean", "description": "Take the pattern as a literal string."},
-    ` + pathSchema + `,
-    "glob": ` + fmt.Sprintf(stringsSchema, "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.") + `,
-    "case": {"type": "string", "enum": ["sensitive", "insensitive", "smart"], "description": "Letter case: sensitive (default), insensitive, or smart (insensitive when the pattern has letters and none is upper case)."},
-    "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count", "count_matches"], "description": "What to return: files_with_matches (default), content (matching lines), count (matching lines per file) or count_matches (matches per file)."},
-    "max_results": {"type": "integer", "minimum": 1, "maximum": ` + fmt.Sprint(protocol.MaxResultsTool) + `, "description": "At most this many files (or lines, for content; matches with only_matching); default 100."},
-    "patterns": {"type": "array", "items": {"type": "string", "minLength": 1}, "description": "More patterns: a line matches when any of them or pattern matches (rg -e), e.g. [\"FIXME\", \"XXX\"] beside pattern \"TODO\"."},
-    "context": ` + fmt.Sprintf(contextSchema, "Content mode: this many lines before and after each matching line (rg -C), e.g. 2.") + `,
-    "before_context": ` + fmt.Sprintf(contextSchema, "Content mode: this many lines before each matching line (rg -B), e.g. 3.") + `,
-    "after_context": ` + fmt.Sprintf(contextSchema, "Content mode: this many lines after each matching line (rg -A), e.g. 5.") + `,
-    "multiline": {"type": "boolean", "description": "Let a match span lines; . matches a newline too (rg -U), e.g. \"type \\w+ struct \\{[^}]*Name\"."},
-    "max_count": {"type": "integer", "minimum": 1, "description": "At most this many matching lines from each file (rg -m), e.g. 1 for the first in each."},
-    "word": {"type": "boolean", "description": "Match whole words only (rg -w): \"err\" then misses \"errors\"."},
-    "invert": {"type": "boolean", "description": "Take the lines that do not match (rg -v), e.g. pattern \"^\\s*//\" with invert: true for lines that are not comments."},
-    "only_matching": {"type": "boolean", "description": "Content mode: each match on its own line, the matched text only (rg -o), e.g. pattern \"https?://\\S+\" lists the URLs."},
-    "crlf": {"type": "boolean", "description": "Read \\r\\n as a line end, so $ matches before \\r (rg --crlf), e.g. pattern \";$\" in Windows files; a final \\r is never shown."},
-    ` + whichSchema + `
-  },
-  "required": ["pattern"],
-  "additionalProperties": false
-}`

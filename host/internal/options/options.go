@@ -1,0 +1,204 @@
+// Package options declares every option of a glob or grep call once: its
+// wire name, type and bounds, the command-line flags that set it with
+// their one-line help, and the description a model reads. As ripgrep's
+// flag definitions do, one declaration feeds every place an option shows:
+//
+//   - the JSON Schemas of the tools handed to models (Schema);
+//   - the rootbound command's flags and help (Bind, in package main);
+//   - the Node host's command-line table, examples/node/flags.json
+//     (NodeFlags, written by `go generate ./host/internal/options`);
+//   - the option lists of README.md (Markdown, between markers);
+//
+// and tests hold the rest to it: the protocol's fields and JSON names, the
+// host's, the WIT's records, and every generated copy. What is written by
+// hand per option is its behaviour, in the module, and its printer line.
+package options
+
+import (
+	"fmt"
+
+	"github.com/rootbound/rootbound/protocol"
+)
+
+//go:generate go run ./gen
+
+// Tool says which tools take an option.
+type Tool uint8
+
+const (
+	Glob Tool = 1 << iota
+	Grep
+	Both = Glob | Grep
+)
+
+// Names is the tools' names, in their order.
+var Names = map[Tool]string{Glob: "glob", Grep: "grep"}
+
+// Kind is an option's JSON type.
+type Kind uint8
+
+const (
+	String Kind = iota // a string
+	Bool               // true or false
+	Int                // an integer, within Min and Max
+	List               // a string or a list of strings
+	Array              // a list of strings, each not empty
+	Enum               // one of Values
+)
+
+// Flag is a command-line spelling of an option.
+type Flag struct {
+	Long  string // without "--"
+	Short string // one letter, or ""
+	// Value is what the flag sets, for a flag that takes no argument: an
+	// Enum's value ("-i": "insensitive"), or "false" for a Bool it turns
+	// off. Empty: a Bool set to true, or a flag that takes an argument.
+	Value string
+	Help  string // one line
+	// Arg names the flag's argument in help ("GLOB", "N"), when it takes one.
+	Arg string
+}
+
+// TakesArg reports whether the flag takes an argument.
+func (f Flag) TakesArg(o Option) bool {
+	return f.Value == "" && o.Kind != Bool
+}
+
+// Option is one argument of a call.
+type Option struct {
+	Name     string // on the wire: "max_results"
+	Tools    Tool
+	Kind     Kind
+	Values   []string // an Enum's values
+	Min, Max int      // an Int's bounds (Max 0: none)
+	Required bool
+	// Doc is what a model reads in the tool's schema.
+	Doc string
+	// Flags are the command-line spellings, if any.
+	Flags []Flag
+	// CLIDefault, when set, is the command's default (a JSON value) where
+	// it differs from the protocol's: the command prints lines and lists
+	// everything, as rg does.
+	CLIDefault string
+}
+
+// For returns the options a tool takes, in their order.
+func For(tool Tool) []Option {
+	var out []Option
+	for _, o := range Table {
+		if o.Tools&tool != 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Lookup returns the option name of tool.
+func Lookup(tool Tool, name string) (Option, bool) {
+	for _, o := range For(tool) {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+// ripgrep's type names, as a schema says them.
+const typeNames = "go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."
+
+// Table is every option, in the order schemas and help list them.
+var Table = []Option{
+	{Name: "pattern", Tools: Glob, Kind: String, Required: true,
+		Doc: "Glob pattern: without / it matches file names at any depth; with / the path below the search path."},
+	{Name: "pattern", Tools: Grep, Kind: String, Required: true,
+		Doc: "RE2 regular expression, or a literal string with literal: true."},
+	{Name: "literal", Tools: Grep, Kind: Bool,
+		Doc:   "Take the pattern as a literal string.",
+		Flags: []Flag{{Long: "fixed-strings", Short: "F", Help: "the pattern is a literal string, not a regular expression"}}},
+	{Name: "path", Tools: Both, Kind: String,
+		Doc: "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."},
+	{Name: "glob", Tools: Grep, Kind: List,
+		Doc:   "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.",
+		Flags: []Flag{{Long: "glob", Short: "g", Arg: "GLOB", Help: "search only files matching this glob; !GLOB excludes; repeat it, the last match decides"}}},
+	{Name: "case", Tools: Grep, Kind: Enum, Values: []string{string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)},
+		Doc: "Letter case: sensitive (default), insensitive, or smart (insensitive when the pattern has letters and none is upper case).",
+		Flags: []Flag{
+			{Long: "ignore-case", Short: "i", Value: string(protocol.CaseInsensitive), Help: "ignore case"},
+			{Long: "smart-case", Short: "S", Value: string(protocol.CaseSmart), Help: "ignore case when the pattern has letters and none is upper case"},
+		}},
+	{Name: "output_mode", Tools: Grep, Kind: Enum, Values: []string{string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches)},
+		Doc:        "What to return: files_with_matches (default), content (matching lines), count (matching lines per file) or count_matches (matches per file).",
+		CLIDefault: `"content"`,
+		Flags: []Flag{
+			{Long: "files-with-matches", Short: "l", Value: string(protocol.ModeFiles), Help: "print only the paths of files with matches"},
+			{Long: "count", Short: "c", Value: string(protocol.ModeCount), Help: "print the number of matching lines per file"},
+			{Long: "count-matches", Value: string(protocol.ModeCountMatches), Help: "print the number of matches per file"},
+		}},
+	{Name: "max_results", Tools: Glob, Kind: Int, Min: 1, Max: protocol.MaxResultsTool,
+		Doc:        "At most this many results (default 100).",
+		CLIDefault: fmt.Sprint(protocol.MaxResultsCeiling),
+		Flags:      []Flag{{Long: "max-results", Arg: "N", Help: "stop after this many results (at least 1; the default is everything)"}}},
+	{Name: "max_results", Tools: Grep, Kind: Int, Min: 1, Max: protocol.MaxResultsTool,
+		Doc:        "At most this many files (or lines, for content; matches with only_matching); default 100.",
+		CLIDefault: fmt.Sprint(protocol.MaxResultsCeiling),
+		Flags:      []Flag{{Long: "max-results", Arg: "N", Help: "stop after this many results (at least 1; the default is everything)"}}},
+	{Name: "exclude", Tools: Glob, Kind: List,
+		Doc:   "Leave out what these globs match (a directory with all it holds).",
+		Flags: []Flag{{Long: "exclude", Short: "E", Arg: "GLOB", Help: "leave out what this glob matches, a directory with all it holds; repeat it"}}},
+	{Name: "case_insensitive", Tools: Glob, Kind: Bool,
+		Doc:   "Match pattern and exclude without regard to case.",
+		Flags: []Flag{{Long: "ignore-case", Short: "i", Help: "match the pattern without regard to case"}}},
+	{Name: "include_dirs", Tools: Glob, Kind: Bool,
+		Doc:   "List matching directories too (with a trailing /).",
+		Flags: []Flag{{Long: "include-dirs", Help: "list matching directories too (with a trailing /)"}}},
+	{Name: "patterns", Tools: Grep, Kind: Array,
+		Doc: `More patterns: a line matches when any of them or pattern matches (rg -e), e.g. ["FIXME", "XXX"] beside pattern "TODO".`},
+	{Name: "context", Tools: Grep, Kind: Int, Min: 0, Max: protocol.MaxContext,
+		Doc:   "Content mode: this many lines before and after each matching line (rg -C), e.g. 2.",
+		Flags: []Flag{{Long: "context", Short: "C", Arg: "N", Help: "show N lines before and after each match"}}},
+	{Name: "before_context", Tools: Grep, Kind: Int, Min: 0, Max: protocol.MaxContext,
+		Doc:   "Content mode: this many lines before each matching line (rg -B), e.g. 3.",
+		Flags: []Flag{{Long: "before-context", Short: "B", Arg: "N", Help: "show N lines before each match"}}},
+	{Name: "after_context", Tools: Grep, Kind: Int, Min: 0, Max: protocol.MaxContext,
+		Doc:   "Content mode: this many lines after each matching line (rg -A), e.g. 5.",
+		Flags: []Flag{{Long: "after-context", Short: "A", Arg: "N", Help: "show N lines after each match"}}},
+	{Name: "multiline", Tools: Grep, Kind: Bool,
+		Doc:   `Let a match span lines; . matches a newline too (rg -U), e.g. "type \w+ struct \{[^}]*Name".`,
+		Flags: []Flag{{Long: "multiline", Short: "U", Help: "let matches span lines; . matches a newline too (rg -U --multiline-dotall)"}}},
+	{Name: "max_count", Tools: Grep, Kind: Int, Min: 1,
+		Doc:   "At most this many matching lines from each file (rg -m), e.g. 1 for the first in each.",
+		Flags: []Flag{{Long: "max-count", Short: "m", Arg: "N", Help: "take at most N matching lines from each file"}}},
+	{Name: "word", Tools: Grep, Kind: Bool,
+		Doc:   `Match whole words only (rg -w): "err" then misses "errors".`,
+		Flags: []Flag{{Long: "word-regexp", Short: "w", Help: "only matches that are whole words"}}},
+	{Name: "invert", Tools: Grep, Kind: Bool,
+		Doc:   `Take the lines that do not match (rg -v), e.g. pattern "^\s*//" with invert: true for lines that are not comments.`,
+		Flags: []Flag{{Long: "invert-match", Short: "v", Help: "print the lines that do not match"}}},
+	{Name: "only_matching", Tools: Grep, Kind: Bool,
+		Doc:   `Content mode: each match on its own line, the matched text only (rg -o), e.g. pattern "https?://\S+" lists the URLs.`,
+		Flags: []Flag{{Long: "only-matching", Short: "o", Help: "print each match on its own line, the matched text only"}}},
+	{Name: "crlf", Tools: Grep, Kind: Bool,
+		Doc:   `Read \r\n as a line end, so $ matches before \r (rg --crlf), e.g. pattern ";$" in Windows files; a final \r is never shown.`,
+		Flags: []Flag{{Long: "crlf", Help: `read \r\n as a line end: $ matches before \r`}}},
+	{Name: "type", Tools: Both, Kind: List,
+		Doc:   "Only files of these types, ripgrep's names: " + typeNames,
+		Flags: []Flag{{Long: "type", Short: "t", Arg: "TYPE", Help: "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it"}}},
+	{Name: "type_not", Tools: Both, Kind: List,
+		Doc:   "Leave out files of these types.",
+		Flags: []Flag{{Long: "type-not", Short: "T", Arg: "TYPE", Help: "leave out files of this type; repeat it"}}},
+	{Name: "sort", Tools: Both, Kind: Enum, Values: []string{string(protocol.SortPath), string(protocol.SortMTime)},
+		Doc:   "path (default: directory order) or mtime (newest first).",
+		Flags: []Flag{{Long: "sort", Arg: "ORDER", Help: "order: path (directory order) or mtime (newest first)"}}},
+	{Name: "max_depth", Tools: Both, Kind: Int, Min: 1,
+		Doc:   "Look at most this deep below the search path (1: its own entries).",
+		Flags: []Flag{{Long: "max-depth", Short: "d", Arg: "N", Help: "look at most this deep below PATH (1: its own entries)"}}},
+	{Name: "no_ignore", Tools: Both, Kind: Bool,
+		Doc:   "Include what .gitignore, .ignore and .rgignore rules ignore.",
+		Flags: []Flag{{Long: "no-ignore", Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"}}},
+	{Name: "hidden", Tools: Both, Kind: Bool,
+		Doc:   "Look at hidden files and directories (default true).",
+		Flags: []Flag{{Long: "no-hidden", Value: "false", Help: "leave out hidden files and directories (by default they are searched)"}}},
+	{Name: "offset", Tools: Both, Kind: Int, Min: 0, Max: protocol.MaxResultsCeiling,
+		Doc:   "Skip this many results, to page: a truncation notice gives the next offset (offset: 100 after the first 100).",
+		Flags: []Flag{{Long: "offset", Arg: "N", Help: "skip the first N results (to page through them with --max-results)"}}},
+}
