@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/rootbound/rootbound/host/internal/options"
+	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
 

@@ -24,24 +24,18 @@ Serves glob and grep over the Model Context Protocol: on stdin and stdout by
 default, or on streamable HTTP at --http (loopback only, unless the
 environment variable ROOTBOUND_MCP_TOKEN holds a bearer token that every
 request must then carry).
-
 `
 
 // mcpServe runs the MCP server.
 func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rootbound mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("rootbound mcp")
 	rf := addRootFlags(fs, "calls and results")
-	addr := fs.String("http", "", "serve streamable HTTP at this address (127.0.0.1:PORT) instead of stdio")
-	origins := fs.StringArray("allow-origin", nil, "an origin allowed besides loopback ones (repeat it)")
+	addr := fs.String("http", "", "serve streamable HTTP at this `ADDRESS` (127.0.0.1:PORT) instead of stdio")
+	origins := fs.StringArray("allow-origin", nil, "an `ORIGIN` allowed besides loopback ones (repeat it)")
 	timeout := fs.Duration("timeout", 20*time.Second, "the longest a call may run")
 	audit := fs.Bool("audit", false, "write one line per call to stderr")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "%s%s", mcpUsage, fs.FlagUsages())
-			return 0
-		}
-		return 2
+	if done, code := parse(fs, args, mcpUsage, stdout, stderr); done {
+		return code
 	}
 	cfg, err := rf.config(fs.NArg())
 	if err != nil {
@@ -109,8 +103,8 @@ type rootFlags struct {
 
 func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 	rf := &rootFlags{}
-	fs.StringArrayVar(&rf.roots, "root", nil, "NAME=DIR: a readable root, named as "+what+" name it (repeat it; the first is the default)")
-	fs.StringArrayVar(&rf.deny, "deny", nil, "GLOB: what is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
+	fs.StringArrayVar(&rf.roots, "root", nil, "a readable root: `NAME=DIR`, NAME as "+what+" name it (repeat it; the first is the default)")
+	fs.StringArrayVar(&rf.deny, "deny", nil, "what `GLOB` matches is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
 	fs.BoolVar(&rf.hideHidden, "hide-hidden", false, "leave hidden files and directories out of every call, whatever it asks")
 	return rf
 }

@@ -6,7 +6,7 @@
 //   - the JSON Schemas of the tools handed to models (Schema);
 //   - the rootbound command's flags and help (Bind, in package main);
 //   - the Node host's command-line table, examples/node/flags.json
-//     (NodeFlags, written by `go generate ./host/internal/options`);
+//     (NodeFlags, written by `go generate ./internal/options`);
 //   - the option lists of README.md (Markdown, between markers);
 //
 // and tests hold the rest to it: the protocol's fields and JSON names, the

@@ -1,0 +1,142 @@
+package options
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+)
+
+// Values holds what a command line set, by option name, in the order the
+// flags came (the last of -i and -S wins, as in rg).
+type Values struct {
+	tool Tool
+	set  map[string]any
+}
+
+// Bind adds the flags of tool's options to fs. What they set collects in
+// the returned Values.
+func Bind(fs *flag.FlagSet, tool Tool) *Values {
+	v := &Values{tool: tool, set: map[string]any{}}
+	for _, o := range For(tool) {
+		for _, f := range o.Flags {
+			fv := &flagValue{v: v, o: o, f: f}
+			pf := fs.VarPF(fv, f.Long, f.Short, f.Help)
+			if !f.TakesArg(o) {
+				pf.NoOptDefVal = "true"
+			}
+		}
+	}
+	return v
+}
+
+// Args returns the call's arguments as JSON: the command's defaults, what
+// the flags set, and pattern and path.
+func (v *Values) Args(pattern, path string) ([]byte, error) {
+	args := map[string]any{}
+	for _, o := range For(v.tool) {
+		if o.CLIDefault != "" {
+			var d any
+			if err := json.Unmarshal([]byte(o.CLIDefault), &d); err != nil {
+				return nil, fmt.Errorf("options: default of %s: %w", o.Name, err)
+			}
+			args[o.Name] = d
+		}
+	}
+	for k, x := range v.set {
+		args[k] = x
+	}
+	args["pattern"] = pattern
+	if path != "" {
+		args["path"] = path
+	}
+	return json.Marshal(args)
+}
+
+// Set reports whether a flag set option name.
+func (v *Values) Set(name string) bool { _, ok := v.set[name]; return ok }
+
+// flagValue is one flag: it sets its option in Values.
+type flagValue struct {
+	v *Values
+	o Option
+	f Flag
+}
+
+func (fv *flagValue) String() string { return "" }
+
+// Type names the flag's argument in help; "bool" (pflag's word) for a flag
+// that takes none.
+func (fv *flagValue) Type() string {
+	if !fv.f.TakesArg(fv.o) {
+		return "bool"
+	}
+	return fv.f.Arg
+}
+
+// Help writes the flags of fs as help: one per line, "-s, --long ARG",
+// then the one-line help, in name order. A default is shown only where
+// the flag's own help does not say it.
+func Help(fs *flag.FlagSet) string {
+	type row struct{ spec, help string }
+	var rows []row
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		spec := "    "
+		if f.Shorthand != "" {
+			spec = "-" + f.Shorthand + ", "
+		}
+		spec += "--" + f.Name
+		// A `NAME` in the help names the argument, as pflag reads it.
+		name, help := flag.UnquoteUsage(f)
+		if !strings.Contains(f.Usage, "`") {
+			name = strings.ToUpper(name)
+		}
+		if f.Value.Type() != "bool" {
+			spec += " " + name
+		}
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "[]" && f.Value.Type() != "bool" && !strings.Contains(help, "default") {
+			help += " (default " + f.DefValue + ")"
+		}
+		rows = append(rows, row{"  " + spec, help})
+		width = max(width, len(rows[len(rows)-1].spec))
+	})
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%-*s   %s\n", width, r.spec, r.help)
+	}
+	return b.String()
+}
+
+func (fv *flagValue) Set(s string) error {
+	o, f, set := fv.o, fv.f, fv.v.set
+	switch {
+	case f.Value != "" && o.Kind == Bool:
+		set[o.Name] = f.Value == "true"
+	case f.Value != "":
+		set[o.Name] = f.Value
+	case o.Kind == Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("want true or false, not %q", s)
+		}
+		set[o.Name] = b
+	case o.Kind == Int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("want a whole number, not %q", s)
+		}
+		set[o.Name] = n
+	case o.Kind == List || o.Kind == Array:
+		l, _ := set[o.Name].([]string)
+		set[o.Name] = append(l, s)
+	case o.Kind == Enum && !slices.Contains(o.Values, s):
+		return fmt.Errorf("want %s, not %q", strings.Join(o.Values, " or "), s)
+	default:
+		set[o.Name] = s
+	}
+	return nil
+}
