@@ -15,6 +15,7 @@ import (
 	"go.bytecodealliance.org/wit"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -257,4 +258,76 @@ func TestToolSchemasMatchWIT(t *testing.T) {
 			t.Errorf("%s: required %v, WIT %v", spec.Name, schema.Required, required)
 		}
 	}
+}
+
+// TestOptionsMatchWIT holds the table of options (internal/options), from
+// which the schemas, the command's flags and the docs come, to the WIT:
+// each option of a tool is a field of its record, optional unless
+// required, of its kind, an enum with the enum's cases.
+func TestOptionsMatchWIT(t *testing.T) {
+	defs := load(t)
+	for tool, record := range map[options.Tool]string{options.Glob: "glob-args", options.Grep: "grep-args"} {
+		rec := defs[record].Kind.(*wit.Record)
+		fields := map[string]wit.Type{}
+		for _, f := range rec.Fields {
+			fields[snake(f.Name)] = f.Type
+		}
+		for _, o := range options.For(tool) {
+			wt, ok := fields[o.Name]
+			if !ok {
+				t.Errorf("%s: option %s is not a field of the WIT's %s", options.Names[tool], o.Name, record)
+				continue
+			}
+			delete(fields, o.Name)
+			optional := false
+			if td, ok := wt.(*wit.TypeDef); ok {
+				if opt, ok := td.Kind.(*wit.Option); ok {
+					wt, optional = opt.Type, true
+				}
+			}
+			if optional == o.Required {
+				t.Errorf("%s.%s: WIT optional=%v, table required=%v", options.Names[tool], o.Name, optional, o.Required)
+			}
+			if msg := optionKindAgrees(wt, o); msg != "" {
+				t.Errorf("%s.%s: %s", options.Names[tool], o.Name, msg)
+			}
+		}
+		for name := range fields {
+			t.Errorf("%s: the WIT's %s has %s, the table does not", options.Names[tool], record, name)
+		}
+	}
+}
+
+func optionKindAgrees(wt wit.Type, o options.Option) string {
+	switch wt := wt.(type) {
+	case wit.String:
+		if o.Kind == options.String {
+			return ""
+		}
+	case wit.Bool:
+		if o.Kind == options.Bool {
+			return ""
+		}
+	case wit.U32, wit.S32, wit.U64:
+		if o.Kind == options.Int {
+			return ""
+		}
+	case *wit.TypeDef:
+		switch k := wt.Kind.(type) {
+		case *wit.List:
+			if _, ok := k.Type.(wit.String); ok && (o.Kind == options.List || o.Kind == options.Array) {
+				return ""
+			}
+		case *wit.Enum:
+			var cases []string
+			for _, c := range k.Cases {
+				cases = append(cases, snake(c.Name))
+			}
+			if o.Kind == options.Enum && reflect.DeepEqual(cases, o.Values) {
+				return ""
+			}
+			return fmt.Sprintf("WIT enum %v, table %v", cases, o.Values)
+		}
+	}
+	return fmt.Sprintf("WIT %T, table kind %v", wt, o.Kind)
 }

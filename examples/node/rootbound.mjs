@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // rootbound on Node.js: the same module as the Go host, run by node:wasi.
 //
-//   node examples/node/rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR]
-//   node examples/node/rootbound.mjs grep [-l|-c|--count-matches] [-i|-S] [-F] [-g GLOB] [-A|-B|-C N] [-U] [-m N] [-w] [-v] [-o] [--crlf] [WHICH] (PATTERN | -e PATTERN ...) [DIR]
+//   node examples/node/rootbound.mjs glob [FLAG...] PATTERN [DIR]
+//   node examples/node/rootbound.mjs grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR]
 //   node examples/node/rootbound.mjs serve [--timeout 20s] --root NAME=DIR [--root NAME=DIR ...]
 //
-// WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore]
-// [--no-hidden] [--max-results N] [--offset N] [--timeout 60s]. glob and grep print what
+// The flags are the rootbound command's (flags.json, generated from its
+// table of options), and --timeout 60s. glob and grep print what
 // `rootbound glob` and `rootbound grep` print (this host does not read the
 // ignore files of the directories above DIR, as the Go command does); serve
 // speaks the JSON-lines protocol on stdin and stdout.
@@ -441,8 +441,10 @@ function parseDuration(s) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
-  process.stderr.write('usage: rootbound.mjs glob [-E GLOB] [-i] [--include-dirs] [WHICH] PATTERN [DIR] | grep [-l|-c|--count-matches] [-i|-S] [-F] [-g GLOB] [-A|-B|-C N] [-U] [-m N] [-w] [-v] [-o] [--crlf] [WHICH] (PATTERN | -e PATTERN ...) [DIR] | serve --root NAME=DIR ...\n' +
-    'WHICH: [-t TYPE] [-T TYPE] [-d DEPTH] [--sort path|mtime] [--no-ignore] [--no-hidden] [--max-results N] [--offset N] [--timeout 60s]\n');
+  const spell = (t) => FLAGS[t].flags.map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` +
+    (f.arg ? ' ' + f.arg : '')).join(' ');
+  process.stderr.write('usage: rootbound.mjs glob [FLAG...] PATTERN [DIR] | grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR] | serve --root NAME=DIR ...\n' +
+    `glob: ${spell('glob')} --timeout 60s\ngrep: ${spell('grep')} -n -e PATTERN --timeout 60s\n`);
   process.exit(2);
 }
 
@@ -457,50 +459,40 @@ function joined(prefix, d) {
   return Buffer.isBuffer(v) ? Buffer.concat([Buffer.from(prefix), v]) : prefix + v;
 }
 
+// The flags of glob and grep come from the one table of options
+// (internal/options, which generates flags.json); --timeout, -n and -e are
+// this command's own.
+const FLAGS = JSON.parse(fs.readFileSync(path.join(here, 'flags.json'), 'utf8'));
+
 async function search(tool, argv) {
-  const req = { pattern: undefined, max_results: 1000000 };
+  const table = FLAGS[tool];
+  const byName = new Map();
+  for (const f of table.flags) {
+    byName.set('--' + f.long, f);
+    if (f.short) byName.set('-' + f.short, f);
+  }
+  const req = { pattern: undefined, ...table.defaults };
   const pos = [];
-  let mode = 'content', timeoutMs = 60000;
+  let timeoutMs = 60000;
   const regexps = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (tool === 'grep' && a === '-l') mode = 'files_with_matches';
-    else if (tool === 'grep' && a === '-c') mode = 'count';
-    else if (tool === 'grep' && a === '-i') req.case = 'insensitive';
-    else if (tool === 'grep' && a === '-S') req.case = 'smart';
-    else if (tool === 'grep' && a === '-F') req.literal = true;
-    else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && a === '-g') (req.glob ??= []).push(argv[++i]);
-    else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
-    else if (tool === 'grep' && (a === '-A' || a === '--after-context')) req.after_context = Number(argv[++i]);
-    else if (tool === 'grep' && (a === '-B' || a === '--before-context')) req.before_context = Number(argv[++i]);
-    else if (tool === 'grep' && (a === '-C' || a === '--context')) req.context = Number(argv[++i]);
-    else if (tool === 'grep' && (a === '-m' || a === '--max-count')) req.max_count = Number(argv[++i]);
-    else if (tool === 'grep' && (a === '-U' || a === '--multiline')) req.multiline = true;
-    else if (tool === 'grep' && (a === '-w' || a === '--word-regexp')) req.word = true;
-    else if (tool === 'grep' && (a === '-v' || a === '--invert-match')) req.invert = true;
-    else if (tool === 'grep' && (a === '-o' || a === '--only-matching')) req.only_matching = true;
-    else if (tool === 'grep' && a === '--crlf') req.crlf = true;
-    else if (tool === 'grep' && a === '--count-matches') mode = 'count_matches';
-    else if (a === '--offset') req.offset = Number(argv[++i]);
-    else if (tool === 'glob' && (a === '-E' || a === '--exclude')) (req.exclude ??= []).push(argv[++i]);
-    else if (tool === 'glob' && a === '-i') req.case_insensitive = true;
-    else if (tool === 'glob' && a === '--include-dirs') req.include_dirs = true;
-    else if (a === '-t' || a === '--type') (req.type ??= []).push(argv[++i]);
-    else if (a === '-T' || a === '--type-not') (req.type_not ??= []).push(argv[++i]);
-    else if (a === '-d' || a === '--max-depth') req.max_depth = Number(argv[++i]);
-    else if (a === '--sort') req.sort = argv[++i];
-    else if (a === '--no-ignore') req.no_ignore = true;
-    else if (a === '--no-hidden') req.hidden = false;
-    else if (a === '--max-results') req.max_results = Number(argv[++i]);
+    const f = byName.get(a);
+    if (f) {
+      if (f.value !== undefined) req[f.option] = f.value;
+      else if (f.kind === 'bool') req[f.option] = true;
+      else if (f.kind === 'int') req[f.option] = Number(argv[++i]);
+      else if (f.kind === 'list' || f.kind === 'array') (req[f.option] ??= []).push(argv[++i]);
+      else req[f.option] = argv[++i];
+    } else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
     else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
   }
-  if (regexps.length) pos.unshift(regexps[0]); // as rg: with -e, every argument is a path
+  if (regexps.length) pos.unshift(regexps[0]); // as rg: with -e, the argument is the path
   if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [DIR]');
   req.pattern = pos[0];
-  if (tool === 'grep') req.output_mode = mode;
   const dir = pos[1] ?? '.';
   const prefix = pos.length === 2 ? dir.replace(/\/+$/, '') + '/' : '';
   try {

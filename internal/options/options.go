@@ -76,6 +76,9 @@ type Option struct {
 	Doc string
 	// Flags are the command-line spellings, if any.
 	Flags []Flag
+	// Spelling is how the command takes the option when no flag of its
+	// own sets it ("PATTERN", the first argument).
+	Spelling string
 	// CLIDefault, when set, is the command's default (a JSON value) where
 	// it differs from the protocol's: the command prints lines and lists
 	// everything, as rg does.
@@ -108,14 +111,14 @@ const typeNames = "go, py, js, ts, rust, java, c, cpp, md, json, yaml, sh..."
 
 // Table is every option, in the order schemas and help list them.
 var Table = []Option{
-	{Name: "pattern", Tools: Glob, Kind: String, Required: true,
+	{Name: "pattern", Tools: Glob, Kind: String, Required: true, Spelling: "PATTERN",
 		Doc: "Glob pattern: without / it matches file names at any depth; with / the path below the search path."},
-	{Name: "pattern", Tools: Grep, Kind: String, Required: true,
+	{Name: "pattern", Tools: Grep, Kind: String, Required: true, Spelling: "PATTERN, or the first -e PATTERN",
 		Doc: "RE2 regular expression, or a literal string with literal: true."},
 	{Name: "literal", Tools: Grep, Kind: Bool,
 		Doc:   "Take the pattern as a literal string.",
 		Flags: []Flag{{Long: "fixed-strings", Short: "F", Help: "the pattern is a literal string, not a regular expression"}}},
-	{Name: "path", Tools: Both, Kind: String,
+	{Name: "path", Tools: Both, Kind: String, Spelling: "PATH",
 		Doc: "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."},
 	{Name: "glob", Tools: Grep, Kind: List,
 		Doc:   "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.",
@@ -151,7 +154,7 @@ var Table = []Option{
 	{Name: "include_dirs", Tools: Glob, Kind: Bool,
 		Doc:   "List matching directories too (with a trailing /).",
 		Flags: []Flag{{Long: "include-dirs", Help: "list matching directories too (with a trailing /)"}}},
-	{Name: "patterns", Tools: Grep, Kind: Array,
+	{Name: "patterns", Tools: Grep, Kind: Array, Spelling: "-e PATTERN after the first",
 		Doc: `More patterns: a line matches when any of them or pattern matches (rg -e), e.g. ["FIXME", "XXX"] beside pattern "TODO".`},
 	{Name: "context", Tools: Grep, Kind: Int, Min: 0, Max: protocol.MaxContext,
 		Doc:   "Content mode: this many lines before and after each matching line (rg -C), e.g. 2.",

@@ -1,0 +1,27 @@
+// Command gen writes what comes from the table of options: the Node host's
+// flag table and README.md's option lists (go generate ./internal/options).
+package main
+
+import (
+	"log"
+	"os"
+
+	"github.com/rootbound/rootbound/internal/options"
+)
+
+func main() {
+	const readmePath, nodePath = "../../README.md", "../../examples/node/flags.json"
+	readme, err := os.ReadFile(readmePath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if readme, err = options.ReplaceMarkdown(readme); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(readmePath, readme, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(nodePath, options.NodeFlags(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

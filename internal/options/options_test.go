@@ -1,0 +1,138 @@
+package options_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/options"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// TestTable: each option once per tool, each flag once per tool, what each
+// kind needs.
+func TestTable(t *testing.T) {
+	for _, tool := range []options.Tool{options.Glob, options.Grep} {
+		names, flags := map[string]bool{}, map[string]bool{}
+		for _, o := range options.For(tool) {
+			if names[o.Name] {
+				t.Errorf("%s: %s declared twice", options.Names[tool], o.Name)
+			}
+			names[o.Name] = true
+			if o.Doc == "" {
+				t.Errorf("%s: %s has no description", options.Names[tool], o.Name)
+			}
+			switch {
+			case o.Kind == options.Enum && len(o.Values) == 0:
+				t.Errorf("%s: enum %s has no values", options.Names[tool], o.Name)
+			case o.Kind == options.Int && o.Max > 0 && o.Max < o.Min:
+				t.Errorf("%s: %s: max under min", options.Names[tool], o.Name)
+			}
+			if o.CLIDefault != "" && !json.Valid([]byte(o.CLIDefault)) {
+				t.Errorf("%s: %s: default %q is not JSON", options.Names[tool], o.Name, o.CLIDefault)
+			}
+			for _, f := range o.Flags {
+				for _, k := range []string{"--" + f.Long, "-" + f.Short} {
+					if k == "-" {
+						continue
+					}
+					if flags[k] {
+						t.Errorf("%s: flag %s twice", options.Names[tool], k)
+					}
+					flags[k] = true
+				}
+				if f.Value != "" && o.Kind == options.Enum && !slices.Contains(o.Values, f.Value) {
+					t.Errorf("%s: %s sets %s to %q, not one of its values", options.Names[tool], f.Long, o.Name, f.Value)
+				}
+				if f.TakesArg(o) && f.Arg == "" {
+					t.Errorf("%s: %s takes an argument and names none", options.Names[tool], f.Long)
+				}
+			}
+		}
+	}
+}
+
+// TestGenerated: the copies go generate writes are current.
+func TestGenerated(t *testing.T) {
+	node, err := os.ReadFile("../../examples/node/flags.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(node, options.NodeFlags()) {
+		t.Error("examples/node/flags.json is not what the table gives: run go generate ./internal/options")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := options.ReplaceMarkdown(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readme, want) {
+		t.Error("README.md's option lists are not what the table gives: run go generate ./internal/options")
+	}
+}
+
+// TestStructs holds the Go types of a call to the table: the protocol's
+// GlobArgs and GrepArgs and the host's have a field for each option of
+// the tool, under its name, of its kind, and no other; the host's carry
+// the protocol's JSON names field for field.
+func TestStructs(t *testing.T) {
+	for _, c := range []struct {
+		tool        options.Tool
+		wire, owner reflect.Type
+	}{
+		{options.Glob, reflect.TypeFor[protocol.GlobArgs](), reflect.TypeFor[host.GlobArgs]()},
+		{options.Grep, reflect.TypeFor[protocol.GrepArgs](), reflect.TypeFor[host.GrepArgs]()},
+	} {
+		for _, typ := range []reflect.Type{c.wire, c.owner} {
+			seen := map[string]bool{}
+			for f := range typ.Fields() {
+				name := jsonName(f)
+				seen[name] = true
+				o, ok := options.Lookup(c.tool, name)
+				if !ok {
+					t.Errorf("%s.%s (%q) is in no option of the table", typ, f.Name, name)
+					continue
+				}
+				if !kindFits(o.Kind, f.Type) {
+					t.Errorf("%s.%s is %s, the table says %v", typ, f.Name, f.Type, o.Kind)
+				}
+			}
+			for _, o := range options.For(c.tool) {
+				if !seen[o.Name] {
+					t.Errorf("%s has no field for option %s", typ, o.Name)
+				}
+			}
+		}
+		for i := range c.wire.NumField() {
+			if w, h := c.wire.Field(i), c.owner.Field(i); w.Name != h.Name || w.Tag.Get("json") != h.Tag.Get("json") {
+				t.Errorf("field %d: protocol %s `%s`, host %s `%s`", i, w.Name, w.Tag.Get("json"), h.Name, h.Tag.Get("json"))
+			}
+		}
+	}
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := bytes.Cut([]byte(f.Tag.Get("json")), []byte(","))
+	return string(name)
+}
+
+func kindFits(k options.Kind, t reflect.Type) bool {
+	switch k {
+	case options.String, options.Enum:
+		return t.Kind() == reflect.String
+	case options.Bool:
+		return t.Kind() == reflect.Bool || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Bool
+	case options.Int:
+		return t.Kind() == reflect.Int
+	case options.List, options.Array:
+		return t == reflect.TypeFor[protocol.Strings]()
+	}
+	return false
+}
