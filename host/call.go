@@ -25,11 +25,11 @@ type Result struct {
 	Problems []Problem
 	Done     Done
 
-	// For Text: the search path's root hides hidden files; grep asked for
-	// context lines (groups are separated); each match is a result; the
-	// results skipped before these; grep's patterns beyond Pattern.
-	hides, context, only bool
-	offset, more         int
+	// For Text: the search path's root hides hidden files; each match is a
+	// result; the results skipped before these; grep's patterns beyond
+	// Pattern.
+	hides, only  bool
+	offset, more int
 }
 
 // Err returns the call's typed error (*Error), or nil when it completed.
@@ -99,7 +99,7 @@ func (r *Runner) globResult(args GlobArgs) *Result {
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
 	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode,
-		context: args.Context > 0 || args.BeforeContext > 0 || args.AfterContext > 0, only: args.OnlyMatching, offset: args.Offset,
+		only: args.OnlyMatching, offset: args.Offset,
 		more: len(args.Patterns)}
 	if res.Mode == "" {
 		res.Mode = ModeFiles

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/rootbound/rootbound/host/internal/escape"
-	"github.com/rootbound/rootbound/host/internal/grouping"
+	"github.com/rootbound/rootbound/host/internal/printer"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -49,17 +49,8 @@ func (r *Result) Text() string {
 		}
 		fmt.Fprintf(&b, "%s %s in %q:\n", lead, r.patterns(), r.Path)
 	}
-	g := grouping.Groups{On: r.context}
 	for _, it := range r.Items {
-		p := escape.Path(string(it.Path))
-		switch {
-		case it.Text != nil:
-			g.Line(&b, p, it.LineNumber, it.Context, escape.Line(string(*it.Text)))
-		case it.Count > 0:
-			fmt.Fprintf(&b, "%s:%d\n", p, it.Count)
-		default:
-			fmt.Fprintf(&b, "%s\n", p)
-		}
+		printer.WriteItem(&b, "", printItem(it))
 	}
 	if r.results() == 0 && d.Status == protocol.StatusComplete {
 		what := "files match"
@@ -81,10 +72,10 @@ func (r *Result) Text() string {
 	for _, p := range r.Problems {
 		fmt.Fprintf(&b, "[Could not read %s: %s]\n", escape.Path(string(p.Path)), p.Message)
 	}
-	if s := skippedText(d.Skipped); s != "" {
+	if s := printer.Counted(printer.Skipped(d.Skipped)); s != "" {
 		fmt.Fprintf(&b, "[Skipped: %s.]\n", s)
 	}
-	for _, line := range r.leftOut() {
+	for _, line := range printer.LeftOut(printer.Skipped(d.Skipped), r.hides, printer.Model) {
 		fmt.Fprintf(&b, "[Skipped: %s.]\n", line)
 	}
 	if d.IgnoredBy != "" {
@@ -98,7 +89,7 @@ func (r *Result) Text() string {
 func (r *Result) patterns() string {
 	q := fmt.Sprintf("%q", r.Pattern)
 	if r.more > 0 {
-		q += fmt.Sprintf(" (and %s)", plural64(int64(r.more), "1 more pattern", "more patterns"))
+		q += fmt.Sprintf(" (and %s)", printer.Count(int64(r.more), "1 more pattern", "more patterns"))
 	}
 	return q
 }
@@ -114,57 +105,10 @@ func (r *Result) results() int {
 	return n
 }
 
-// leftOut says what rules left out and how to take it in: one sentence per
-// reason, each naming the argument that turns it off.
-func (r *Result) leftOut() []string {
-	s := r.Done.Skipped
-	var out []string
-	if n := s.Ignored; n > 0 {
-		out = append(out, fmt.Sprintf("%s matched by ignore files (.gitignore, .ignore, .rgignore, .git/info/exclude); pass no_ignore: true to include them",
-			plural64(n, "1 path", "paths")))
-	}
-	if n := s.Hidden; n > 0 {
-		how := "pass hidden: true to include them"
-		if r.hides {
-			how = "this root does not show hidden files"
-		}
-		out = append(out, fmt.Sprintf("%s (names starting with \".\"); %s", plural64(n, "1 hidden path", "hidden paths"), how))
-	}
-	if n := s.Denied; n > 0 {
-		out = append(out, fmt.Sprintf("%s this root denies (never read)", plural64(n, "1 path", "paths")))
-	}
-	return out
+// printItem is an item as the printer takes it.
+func printItem(it Item) printer.Item {
+	return printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
+		Break: it.Break, Context: it.Context, Count: it.Count}
 }
 
-// plural64 writes n with its noun: one as given, or "n many".
-func plural64(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func skippedText(s Skipped) string {
-	var parts []string
-	add := func(n int64, one, many string) {
-		switch {
-		case n == 1:
-			parts = append(parts, "1 "+one)
-		case n > 1:
-			parts = append(parts, fmt.Sprintf("%d %s", n, many))
-		}
-	}
-	add(s.Binary, "binary file", "binary files")
-	add(s.TooLarge, "file over the size cap", "files over the size cap")
-	add(s.Unreadable, "unreadable path", "unreadable paths")
-	add(s.Symlink, "symbolic link (links are not followed)", "symbolic links (links are not followed)")
-	add(s.Special, "special file (FIFO, socket or device)", "special files (FIFOs, sockets or devices)")
-	return strings.Join(parts, ", ")
-}
+func plural(n int, one, many string) string { return printer.Plural(int64(n), one, many) }

@@ -204,6 +204,10 @@ type Item struct {
 	Text       *Data `json:"text,omitempty"`
 	// Submatches are where the matches are in Text, in bytes.
 	Submatches []Span `json:"submatches,omitempty"`
+	// Break: context lines were asked for, and this line does not follow
+	// the one before it (another file, or lines between); Result.Text and
+	// the command write "--" before it, as ripgrep does.
+	Break bool `json:"break,omitempty"`
 	// Context marks a line around a match (GrepArgs.Context).
 	Context bool `json:"context,omitempty"`
 	Count   int  `json:"count,omitempty"`
@@ -243,10 +247,13 @@ type Done struct {
 	Results int `json:"results"`
 	// Truncated is true when there were more results than MaxResults (or
 	// than the host keeps); Narrow then says how to get fewer.
-	Truncated bool    `json:"truncated"`
-	Narrow    string  `json:"narrow,omitempty"`
-	Skipped   Skipped `json:"skipped"`
-	Stats     Stats   `json:"stats"`
+	Truncated bool   `json:"truncated"`
+	Narrow    string `json:"narrow,omitempty"`
+	// NextOffset, when truncated, is the offset of the next page: the same
+	// call with it continues where this one stopped.
+	NextOffset int     `json:"next_offset,omitempty"`
+	Skipped    Skipped `json:"skipped"`
+	Stats      Stats   `json:"stats"`
 	// IgnoredBy, when the search path is itself ignored, names the rule
 	// (`.gitignore:3 "build/"`): it was searched because it was named.
 	IgnoredBy string `json:"ignored_by,omitempty"`
@@ -310,7 +317,7 @@ const (
 // types, which have the same fields.
 func fromItem(it *protocol.Item) Item {
 	return Item{Path: Data(it.Path), LineNumber: it.LineNumber, Text: (*Data)(it.Text),
-		Submatches: it.Submatches, Context: it.Context, Count: it.Count}
+		Submatches: it.Submatches, Break: it.Break, Context: it.Context, Count: it.Count}
 }
 
 func fromProblem(p *protocol.Problem) Problem {
@@ -319,7 +326,7 @@ func fromProblem(p *protocol.Problem) Problem {
 
 func fromDone(d *protocol.Done) Done {
 	return Done{Status: d.Status, Error: fromError(d.Error), Results: d.Results, Truncated: d.Truncated,
-		Narrow: d.Narrow, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats), IgnoredBy: d.IgnoredBy}
+		Narrow: d.Narrow, NextOffset: d.NextOffset, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats), IgnoredBy: d.IgnoredBy}
 }
 
 func fromError(e *protocol.Error) *Error {

@@ -43,6 +43,9 @@ func AppendItemLine(dst []byte, id string, it *Item) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	if it.Break {
+		dst = append(dst, `,"break":true`...)
+	}
 	if it.Context {
 		dst = append(dst, `,"context":true`...)
 	}
@@ -189,6 +192,9 @@ func ParseItemLine(line []byte) (id string, it Item, ok bool) {
 				return "", Item{}, false
 			}
 		}
+	}
+	if p.lit(`,"break":true`) {
+		it.Break = true
 	}
 	if p.lit(`,"context":true`) {
 		it.Context = true

@@ -328,8 +328,12 @@ type Item struct {
 	LineNumber int    `json:"line_number,omitempty"`
 	Text       *Data  `json:"text,omitempty"`
 	Submatches []Span `json:"submatches,omitempty"`
-	Context    bool   `json:"context,omitempty"`
-	Count      int    `json:"count,omitempty"`
+	// Break: context lines were asked for, and this line does not follow
+	// the one sent before it (another file, or lines between): printers
+	// write "--" before it, as ripgrep does.
+	Break   bool `json:"break,omitempty"`
+	Context bool `json:"context,omitempty"`
+	Count   int  `json:"count,omitempty"`
 }
 
 // Span is where a match is in an item's Text: byte offsets, End exclusive.
@@ -359,10 +363,13 @@ type Done struct {
 	Results int    `json:"results"`
 	// Truncated is true when more results existed than MaxResults; Narrow
 	// then says how to get fewer.
-	Truncated bool    `json:"truncated"`
-	Narrow    string  `json:"narrow,omitempty"`
-	Skipped   Skipped `json:"skipped"`
-	Stats     Stats   `json:"stats"`
+	Truncated bool   `json:"truncated"`
+	Narrow    string `json:"narrow,omitempty"`
+	// NextOffset, when truncated by MaxResults, is the offset of the next
+	// page: the same call with it continues where this one stopped.
+	NextOffset int     `json:"next_offset,omitempty"`
+	Skipped    Skipped `json:"skipped"`
+	Stats      Stats   `json:"stats"`
 	// IgnoredBy, when the search path is itself ignored, names the rule
 	// (`.gitignore:3 "build/"`): the path was searched because it was
 	// named, as ripgrep searches a path it is given.

@@ -138,7 +138,7 @@ func FuzzItemLine(f *testing.F) {
 		if !utf8.ValidString(id) {
 			return // ids come from requests, which are UTF-8
 		}
-		it := Item{Path: Data(path), LineNumber: line, Count: count, Context: context}
+		it := Item{Path: Data(path), LineNumber: line, Count: count, Context: context, Break: spans&8 != 0}
 		for i := range int(spans % 4) {
 			it.Submatches = append(it.Submatches, Span{Start: start + i, End: start + 2*i})
 		}

@@ -38,7 +38,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, workerData, parentPort } from 'node:worker_threads';
-import { quotePath, escapeLine } from './escape.mjs';
+import * as print from './print.mjs';
 
 // node:wasi warns that it is experimental on every run: not news to a user.
 const emit = process.emitWarning;
@@ -51,6 +51,9 @@ const modulePath = path.join(here, '..', '..', 'host', 'rootbound.wasm');
 // longer line is cut to one byte over it, which the module then refuses
 // with the same answer every host gives.
 const MAX_LINE = 1 << 20;
+// The module's default file size cap (protocol.DefaultMaxFileSize), which
+// this host does not change.
+const MAX_FILE_SIZE_MIB = 8;
 // How long past a request's deadline the module has to answer by itself
 // before its worker is terminated. The module looks at its clock at least
 // every millisecond or so of work.
@@ -448,17 +451,6 @@ function usage(msg) {
   process.exit(2);
 }
 
-// data is a protocol data value: a string, or a Buffer of raw bytes.
-function data(d) {
-  return d.text !== undefined ? d.text : Buffer.from(d.bytes, 'base64');
-}
-
-// joined is prefix + a data value, keeping raw bytes raw.
-function joined(prefix, d) {
-  const v = data(d);
-  return Buffer.isBuffer(v) ? Buffer.concat([Buffer.from(prefix), v]) : prefix + v;
-}
-
 // The flags of glob and grep come from the one table of options
 // (internal/options, which generates flags.json); --timeout, -n and -e are
 // this command's own.
@@ -504,39 +496,18 @@ async function search(tool, argv) {
   const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
   let found = 0, failed = false;
   const out = [];
-  // As rg, with context asked for: "--" between groups that are not next to each other.
-  const groups = req.context > 0 || req.before_context > 0 || req.after_context > 0;
-  let lastPath = null, lastLine = 0;
   await host.request(Buffer.from(line), (raw, written) => {
     written?.();
     const l = JSON.parse(raw.toString('utf8'));
     if (l.item) {
       if (!l.item.context) found++;
-      const p = quotePath(joined(prefix, l.item.path));
-      if (l.item.text) {
-        const n = l.item.line_number, sep = l.item.context ? '-' : ':';
-        if (groups && lastPath !== null && (p.toString() !== lastPath || n > lastLine + 1)) out.push('--\n');
-        lastPath = p.toString();
-        lastLine = n;
-        out.push(`${p}${sep}${n}${sep}${escapeLine(data(l.item.text))}\n`);
-      }
-      else if (l.item.count) out.push(`${p}:${l.item.count}\n`);
-      else out.push(p + '\n');
+      out.push(print.item(prefix, l.item));
       if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
     } else if (l.problem) {
-      process.stderr.write(`rootbound: ${quotePath(joined(prefix, l.problem.path))}: ${l.problem.message}\n`);
+      process.stderr.write(print.problem(prefix, l.problem));
     } else if (l.done) {
-      const tooLarge = l.done.skipped?.too_large ?? 0;
-      if (tooLarge) process.stderr.write(`rootbound: ${tooLarge} ${tooLarge === 1 ? 'file' : 'files'} over the size cap not searched\n`);
-      const ignored = l.done.skipped?.ignored ?? 0, hidden = l.done.skipped?.hidden ?? 0;
-      if (ignored) process.stderr.write(`rootbound: ${ignored} ${ignored === 1 ? 'path' : 'paths'} left out by ignore files (--no-ignore includes them)\n`);
-      if (hidden) process.stderr.write(`rootbound: ${hidden} hidden ${hidden === 1 ? 'path' : 'paths'} left out\n`);
-      if (l.done.skipped?.unreadable) failed = true; // as rg: a file that could not be read is exit 2
-      if (l.done.truncated) process.stderr.write(`rootbound: truncated at ${l.done.results} results: ${l.done.narrow}\n`);
-      if (l.done.error) {
-        failed = true;
-        process.stderr.write(`rootbound: ${l.done.error.code}: ${l.done.error.message}\n`);
-      }
+      if (l.done.skipped?.unreadable || l.done.error) failed = true; // as rg: a file that could not be read is exit 2
+      process.stderr.write(print.notices(prefix, l.done, MAX_FILE_SIZE_MIB));
     }
   });
   host.close();

@@ -266,6 +266,7 @@ const outputSchema = `{
       "line_number": {"type": "integer"},
       "text": {"type": "object"},
       "submatches": {"type": "array", "items": {"type": "object", "properties": {"start": {"type": "integer"}, "end": {"type": "integer"}}}},
+      "break": {"type": "boolean"},
       "context": {"type": "boolean"},
       "count": {"type": "integer"}
     }, "required": ["path"]}},
@@ -274,7 +275,8 @@ const outputSchema = `{
       "status": {"type": "string", "enum": ["complete", "partial", "failed"]},
       "results": {"type": "integer"},
       "truncated": {"type": "boolean"},
-      "narrow": {"type": "string"}
+      "narrow": {"type": "string"},
+      "next_offset": {"type": "integer"}
     }, "required": ["status", "results", "truncated"]}
   },
   "required": ["items", "problems", "done"]

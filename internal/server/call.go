@@ -42,11 +42,17 @@ type call struct {
 	entries    int64
 	meter      *meter.Meter
 
-	policy   []protocol.RootPolicy
-	max      int    // max results
-	offset   int    // results skipped before the first sent
-	skip     int    // results still to skip
-	capped   bool   // truncated by maxOutput, not by max
+	policy []protocol.RootPolicy
+	max    int  // max results
+	offset int  // results skipped before the first sent
+	skip   int  // results still to skip
+	capped bool // truncated by maxOutput, not by max
+	// groups: context lines were asked for, so a line that does not follow
+	// the last one written (last, lastLine) starts a group (Item.Break).
+	groups   bool
+	last     protocol.Data
+	lastLine int
+	written  bool
 	line     []byte // the item line being written, reused
 	done     protocol.Done
 	err      *protocol.Error
@@ -200,6 +206,10 @@ func (c *call) write1(it *protocol.Item) error {
 	if c.writeErr != nil {
 		return c.writeErr
 	}
+	grouped := c.groups && it.Text != nil
+	if grouped {
+		it.Break = c.written && (it.Path != c.last || it.LineNumber > c.lastLine+1)
+	}
 	c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
 	b := c.line
 	if c.maxOutput > 0 && c.output+int64(len(b)) > c.maxOutput {
@@ -207,6 +217,9 @@ func (c *call) write1(it *protocol.Item) error {
 		return walk.SkipAll
 	}
 	c.output += int64(len(b))
+	if grouped {
+		c.last, c.lastLine, c.written = it.Path, it.LineNumber, true
+	}
 	c.writeErr = c.enc.Write(b)
 	return c.writeErr
 }
@@ -216,6 +229,7 @@ func (c *call) write1(it *protocol.Item) error {
 // \"*.go\"", "lines match").
 func (c *call) narrow(what, where, how string) {
 	next := c.offset + c.done.Results
+	c.done.NextOffset = next
 	if c.capped {
 		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", c.maxOutput, c.done.Results, what, where, how, next)
 		return

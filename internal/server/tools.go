@@ -169,6 +169,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
+	c.groups = a.Context > 0 || a.BeforeContext > 0 || a.AfterContext > 0
 	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline}
 	search1 := func(rel, tpath string) error {
 		if !utf8.ValidString(path.Base(rel)) {

@@ -113,8 +113,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	}
 	// Results print as they arrive: the first ones show at once, and memory
 	// stays flat however many there are.
-	out := newPrinter(stdout, prefix)
-	out.groups.On = grep.Context > 0 || grep.BeforeContext > 0 || grep.AfterContext > 0
+	out := newOutput(stdout, prefix)
 	var res *host.Result
 	if tool == "glob" {
 		res, _ = r.GlobEach(ctx, glob, out.item)

@@ -1,0 +1,98 @@
+package printer_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rootbound/rootbound/host/internal/printer"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// TestNodePrinterAgrees prints every answer of the conformance corpus with
+// this printer, as the command prints it, and with the Node host's
+// (examples/node/print.mjs): the two texts are the same, byte for byte.
+func TestNodePrinterAgrees(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("ROOTBOUND_ALL_RUNNERS") != "" {
+			t.Fatal("node is missing")
+		}
+		t.Skip("no node")
+	}
+	files, _ := filepath.Glob("../../../testdata/conformance/*/expected.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no conformance answers")
+	}
+	for _, f := range files {
+		want := goText(t, f)
+		got, err := exec.Command("node", "../../../examples/node/print_corpus.mjs", f).Output()
+		if err != nil {
+			t.Fatalf("%s: node: %v", f, err)
+		}
+		if string(got) != want {
+			t.Errorf("%s: the Node printer differs from the Go printer:\n%s", filepath.Base(filepath.Dir(f)), diff(want, string(got)))
+		}
+	}
+}
+
+// goText prints the answers of file as print_corpus.mjs does.
+func goText(t *testing.T, file string) string {
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, stdout, stderr bytes.Buffer
+	var problems []printer.Problem
+	id := "\x00"
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var l protocol.Line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if l.ID != id {
+			id = l.ID
+			stdout.Reset()
+			stderr.Reset()
+			problems = nil
+		}
+		switch {
+		case l.Item != nil:
+			it := l.Item
+			printer.WriteItem(&stdout, "", printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
+				Break: it.Break, Context: it.Context, Count: it.Count})
+		case l.Problem != nil:
+			problems = append(problems, printer.Problem{Path: string(l.Problem.Path), Message: l.Problem.Message})
+		case l.Done != nil:
+			d := l.Done
+			e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated,
+				Skipped: printer.Skipped(d.Skipped), IgnoredBy: d.IgnoredBy}
+			if d.Error != nil {
+				e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
+			}
+			printer.Notices(&stderr, "", problems, e, 8)
+			out.WriteString("=== " + l.ID + "\n")
+			out.Write(stdout.Bytes())
+			out.Write(stderr.Bytes())
+		}
+	}
+	return out.String()
+}
+
+// diff shows the first lines where a and b part.
+func diff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n go:   %s\n node: %s", i+1, al[i], bl[i])
+		}
+	}
+	return "one is longer"
+}
