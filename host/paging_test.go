@@ -26,7 +26,9 @@ func page(t *testing.T, call func(offset int) (*host.Result, error)) (items []st
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages++
+		if pages++; pages > 1000 {
+			t.Fatalf("still truncated after 1,000 pages (offset %d, %d results a page): paging does not move on", offset, res.Done.Results)
+		}
 		for _, it := range res.Items {
 			if !it.Context {
 				items = append(items, fmt.Sprintf("%s:%d:%d", it.Path, it.LineNumber, len(it.Submatches)))
@@ -105,5 +107,34 @@ func TestPaging(t *testing.T) {
 	})
 	if len(want) != 1200 || pages != 3 || !slices.Equal(got, want) {
 		t.Errorf("glob: %d pages, %d files; want 3 pages and the %d files in order", pages, len(got), len(want))
+	}
+	// Newest first pages as path order does (it returned nothing past the
+	// first page: the kept newest were capped at max_results and the
+	// offset skipped into them); the next offset is also on the wire.
+	for _, tool := range []string{"glob", "grep"} {
+		call := func(offset, max int) (*host.Result, error) {
+			if tool == "glob" {
+				return r.Glob(ctx, host.GlobArgs{Pattern: "*.go", Sort: host.SortMTime, MaxResults: max, Offset: offset})
+			}
+			return r.Grep(ctx, host.GrepArgs{Pattern: "x", Glob: host.Strings{"*.go"}, Sort: host.SortMTime, MaxResults: max, Offset: offset})
+		}
+		whole, err := call(0, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, it := range whole.Items {
+			want = append(want, fmt.Sprintf("%s:0:0", it.Path))
+		}
+		got, pages := page(t, func(offset int) (*host.Result, error) {
+			res, err := call(offset, 500)
+			if res.Done.Truncated && res.Done.NextOffset != offset+res.Done.Results {
+				t.Errorf("%s sorted: next_offset %d after %d results from %d", tool, res.Done.NextOffset, res.Done.Results, offset)
+			}
+			return res, err
+		})
+		if len(want) != 1200 || pages != 3 || !slices.Equal(got, want) {
+			t.Errorf("%s sorted by mtime: %d pages, %d files; want 3 pages and the %d files in order", tool, pages, len(got), len(want))
+		}
 	}
 }

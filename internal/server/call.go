@@ -131,8 +131,28 @@ func (c *call) setOffset(n int) *protocol.Error {
 	return nil
 }
 
-// skipping reports whether the next result is skipped (an offset).
-func (c *call) skipping() bool { return c.skip > 0 }
+// fate is what becomes of a result: the call is the one owner of the
+// offset, max_results and truncation, for every output mode and order.
+type fate uint8
+
+const (
+	skipped fate = iota // before the offset: not sent
+	sent                // sent
+	past                // past max_results: the answer is truncated, and ends
+)
+
+// next decides the fate of the next result.
+func (c *call) next() fate {
+	switch {
+	case c.skip > 0:
+		c.skip--
+		return skipped
+	case c.done.Results == c.max:
+		c.done.Truncated = true
+		return past
+	}
+	return sent
+}
 
 // check runs before each entry: the entry budget, and the meter.
 func (c *call) check() error {
@@ -181,13 +201,14 @@ func (c *call) addBytes(n int64) error {
 // emit sends one result, or ends the walk when max results were sent and
 // another one turned up, or when this one would take the answer's item
 // lines past maxOutput bytes.
-func (c *call) emit(it *protocol.Item) error {
-	if c.skip > 0 {
-		c.skip--
+func (c *call) emit(it *protocol.Item) error { return c.send(c.next(), it) }
+
+// send sends a result whose fate next decided.
+func (c *call) send(f fate, it *protocol.Item) error {
+	switch f {
+	case skipped:
 		return nil
-	}
-	if c.done.Results == c.max {
-		c.done.Truncated = true
+	case past:
 		return walk.SkipAll
 	}
 	if err := c.write1(it); err != nil {

@@ -126,12 +126,8 @@ func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool
 // result sends a matching line (or match), after the held lines that are
 // its before-context, or skips it.
 func (s *sink) result(number int, line []byte, spans [][2]int) bool {
-	if s.c.skipping() {
-		s.c.skip--
-		s.held = s.held[:0]
-		return true
-	}
-	if s.c.done.Results < s.c.max { // else emit ends the answer, truncated
+	f := s.c.next()
+	if f == sent {
 		for _, h := range s.held {
 			if h.number >= number-s.before && !s.context(h.number, h.line) {
 				return false
@@ -139,9 +135,12 @@ func (s *sink) result(number int, line []byte, spans [][2]int) bool {
 		}
 	}
 	s.held = s.held[:0]
+	if f == skipped {
+		return true
+	}
 	text, subs := snippetSpans(line, spans)
 	d := protocol.Data(text)
-	s.err = s.c.emit(&protocol.Item{Path: s.path, LineNumber: number, Text: &d, Submatches: subs})
+	s.err = s.c.send(f, &protocol.Item{Path: s.path, LineNumber: number, Text: &d, Submatches: subs})
 	s.last = number
 	return s.err == nil
 }

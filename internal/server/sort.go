@@ -47,8 +47,9 @@ func sortNewest(files []fileTime) {
 }
 
 // output sends a call's results: in walk order as they come, or, sorted
-// by time, once the walk is done, keeping only the newest max (a heap:
-// memory bounded by max_results, not by the tree).
+// by time, once the walk is done, keeping only the newest offset+max+1 (a
+// heap: memory bounded by what a page asks for, not by the tree), which
+// then go through the call's offset and max_results as any results do.
 type output struct {
 	c     *call
 	tree  *nofollow.Tree
@@ -68,7 +69,7 @@ func (o *output) add(it *protocol.Item, tpath string) error {
 	}
 	o.seen++
 	f := fileTime{mtime: mtime(o.tree, tpath), seq: o.seen, item: it}
-	if len(o.keep) < o.c.max {
+	if len(o.keep) < o.c.offset+o.c.max+1 {
 		heap.Push(&o.keep, f)
 		return nil
 	}
@@ -93,9 +94,6 @@ func (o *output) flush() error {
 			}
 			return err
 		}
-	}
-	if o.seen > len(files) {
-		o.c.done.Truncated = true
 	}
 	return nil
 }
