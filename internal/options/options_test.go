@@ -76,6 +76,15 @@ func TestGenerated(t *testing.T) {
 	if !bytes.Equal(readme, want) {
 		t.Error("README.md's option lists are not what the table gives: run go generate ./internal/options")
 	}
+	for pkg, path := range map[string]string{"protocol": "../../protocol/args.go", "host": "../../host/args.go"} {
+		have, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(have, options.GoArgs(pkg)) {
+			t.Errorf("%s is not what the table gives: run go generate ./internal/options", path)
+		}
+	}
 }
 
 // TestStructs holds the Go types of a call to the table: the protocol's

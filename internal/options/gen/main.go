@@ -1,5 +1,6 @@
-// Command gen writes what comes from the table of options: the Node host's
-// flag table and README.md's option lists (go generate ./internal/options).
+// Command gen writes what comes from the table of options: the GlobArgs and
+// GrepArgs of packages protocol and host, the Node host's flag table and
+// README.md's option lists (go generate ./internal/options).
 package main
 
 import (
@@ -23,5 +24,10 @@ func main() {
 	}
 	if err := os.WriteFile(nodePath, options.NodeFlags(), 0o644); err != nil {
 		log.Fatal(err)
+	}
+	for pkg, path := range map[string]string{"protocol": "../../protocol/args.go", "host": "../../host/args.go"} {
+		if err := os.WriteFile(path, options.GoArgs(pkg), 0o644); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
