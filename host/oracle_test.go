@@ -115,7 +115,7 @@ func grepOptionArgs(g *protocol.GrepArgs) []string {
 	for _, f := range []struct {
 		flag string
 		n    int
-	}{{"-C", g.Context}, {"-B", g.BeforeContext}, {"-A", g.AfterContext}, {"-m", g.MaxCount}} {
+	}{{"-C", g.Context}, {"-B", g.BeforeContext}, {"-A", g.AfterContext}, {"-m", g.MaxCount}, {"-M", g.MaxColumns}} {
 		if f.n > 0 {
 			args = append(args, f.flag, strconv.Itoa(f.n))
 		}
@@ -309,13 +309,17 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 	for _, it := range a.items {
 		e := entry{path: string(it.Path)}
 		switch {
-		case it.Text != nil:
-			snippets = snippets || strings.Contains(string(*it.Text), "…")
-			sep := ":"
+		case it.LineNumber > 0:
+			// No text: a line over max_columns, as rg -M prints it.
+			sep, text := ":", "[Omitted long matching line]"
 			if it.Context {
-				sep = "-"
+				sep, text = "-", "[Omitted long context line]"
 			}
-			e.rest = strconv.Itoa(it.LineNumber) + sep + string(*it.Text)
+			if it.Text != nil {
+				text = string(*it.Text)
+				snippets = snippets || strings.Contains(text, "…")
+			}
+			e.rest = strconv.Itoa(it.LineNumber) + sep + text
 		case it.Count > 0:
 			e.rest = strconv.Itoa(it.Count)
 		}

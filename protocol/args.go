@@ -115,6 +115,10 @@ type GrepArgs struct {
 	// CRLF reads "\r\n" as a line end: "$" matches before the "\r" (rg
 	// --crlf). A "\r" that ends a line is never part of an item's text.
 	CRLF bool `json:"crlf,omitempty"`
+	// MaxColumns, if positive, leaves out the text of a line longer than this
+	// many bytes (rg -M): its item has a LineNumber and no Text, and printers
+	// write ripgrep's "[Omitted long matching line]" (or "context line").
+	MaxColumns int `json:"max_columns,omitempty"`
 	// Type keeps only files of these types, ripgrep's names ("go", "py", "ts",
 	// "md"; TypeNames lists them).
 	Type Strings `json:"type,omitempty"`

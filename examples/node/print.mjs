@@ -20,9 +20,11 @@ const plural = (n, one, many) => (n === 1 ? one : many);
 /** item is the text of a result or context line: "--" first where the module marked a break. */
 export function item(prefix, it) {
   const p = quotePath(joined(prefix, it.path));
-  if (it.text) {
+  if (it.line_number) {
     const sep = it.context ? '-' : ':';
-    return `${it.break ? '--\n' : ''}${p}${sep}${it.line_number}${sep}${escapeLine(data(it.text))}\n`;
+    // No text: a line over max_columns, as rg -M prints it.
+    const text = it.text ? escapeLine(data(it.text)) : it.context ? '[Omitted long context line]' : '[Omitted long matching line]';
+    return `${it.break ? '--\n' : ''}${p}${sep}${it.line_number}${sep}${text}\n`;
   }
   if (it.count) return `${p}:${it.count}\n`;
   return p + '\n';

@@ -227,7 +227,7 @@ func (c *call) write1(it *protocol.Item) error {
 	if c.writeErr != nil {
 		return c.writeErr
 	}
-	grouped := c.groups && it.Text != nil
+	grouped := c.groups && it.LineNumber > 0
 	if grouped {
 		it.Break = c.written && (it.Path != c.last || it.LineNumber > c.lastLine+1)
 	}

@@ -33,6 +33,9 @@ func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *pr
 	if a.MaxCount < 0 {
 		return bad("max_count %d, want 0 (no bound) or more", a.MaxCount)
 	}
+	if a.MaxColumns < 0 {
+		return bad("max_columns %d, want 0 (no bound) or more", a.MaxColumns)
+	}
 	switch {
 	case a.Invert && a.Multiline:
 		return bad("invert and multiline together: an inverted search takes lines, not matches")
@@ -64,6 +67,9 @@ type sink struct {
 	before int  // before-context asked for
 	after  int  // after-context asked for
 	multi  bool // a multiline search: count the lines matches start in
+	// maxColumns, if positive: a line longer than this is sent without
+	// its text (rg -M).
+	maxColumns int
 
 	path  protocol.Data
 	count int
@@ -138,9 +144,7 @@ func (s *sink) result(number int, line []byte, spans [][2]int) bool {
 	if f == skipped {
 		return true
 	}
-	text, subs := snippetSpans(line, spans)
-	d := protocol.Data(text)
-	s.err = s.c.send(f, &protocol.Item{Path: s.path, LineNumber: number, Text: &d, Submatches: subs})
+	s.err = s.c.send(f, s.line(&protocol.Item{Path: s.path, LineNumber: number}, line, spans))
 	s.last = number
 	return s.err == nil
 }
@@ -165,10 +169,20 @@ func (s *sink) Context(number int, line []byte) bool {
 }
 
 func (s *sink) context(number int, line []byte) bool {
-	text, _ := snippetSpans(line, nil)
-	d := protocol.Data(text)
-	s.err = s.c.emitContext(&protocol.Item{Path: s.path, LineNumber: number, Text: &d, Context: true})
+	s.err = s.c.emitContext(s.line(&protocol.Item{Path: s.path, LineNumber: number, Context: true}, line, nil))
 	return s.err == nil
+}
+
+// line fills in an item's text and spans from its line: a snippet, or
+// nothing when the line is over max_columns.
+func (s *sink) line(it *protocol.Item, line []byte, spans [][2]int) *protocol.Item {
+	if s.maxColumns > 0 && len(bytes.TrimSuffix(line, []byte{'\r'})) > s.maxColumns {
+		return it
+	}
+	text, subs := snippetSpans(line, spans)
+	d := protocol.Data(text)
+	it.Text, it.Submatches = &d, subs
+	return it
 }
 
 // snippetSpans is the text of a line as an item carries it, without a

@@ -171,6 +171,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	w := wh.walker()
 	c.groups = a.Context > 0 || a.BeforeContext > 0 || a.AfterContext > 0
 	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline}
+	if !a.OnlyMatching { // a match alone is never a long line, as rg -o -M
+		sink.maxColumns = a.MaxColumns
+	}
 	search1 := func(rel, tpath string) error {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)

@@ -96,6 +96,9 @@ func TestGrepOptionsAgreeWithRipgrep(t *testing.T) {
 		{name: "tricky count", tree: "tricky", flags: []string{"-c"}, patterns: []string{"o"}},
 		{name: "tricky long line", tree: "tricky", patterns: []string{"NEEDLE"}},
 		{name: "tricky only matching long line", tree: "tricky", flags: []string{"-o"}, patterns: []string{"NEEDLE"}},
+		{name: "tricky max columns", tree: "tricky", flags: []string{"-M", "40", "-C", "1"}, patterns: []string{"NEEDLE|TODO"}},
+		{name: "max columns", tree: "go", dir: "unicode", flags: []string{"-M", "28"}, patterns: []string{"0x1F"}},
+		{name: "max columns only matching", tree: "go", dir: "unicode", flags: []string{"-M", "20", "-o"}, patterns: []string{"0x1F6[0-9A-F]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

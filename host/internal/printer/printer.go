@@ -37,15 +37,18 @@ const Separator = "--"
 func WriteItem(w io.Writer, prefix string, it Item) {
 	path := escape.Path(prefix + it.Path)
 	switch {
-	case it.Text != nil:
+	case it.Line > 0:
 		if it.Break {
 			fmt.Fprintln(w, Separator)
 		}
-		sep := ':'
+		sep, text := ':', "[Omitted long matching line]" // over max_columns, as rg -M prints it
 		if it.Context {
-			sep = '-'
+			sep, text = '-', "[Omitted long context line]"
 		}
-		fmt.Fprintf(w, "%s%c%d%c%s\n", path, sep, it.Line, sep, escape.Line(*it.Text))
+		if it.Text != nil {
+			text = escape.Line(*it.Text)
+		}
+		fmt.Fprintf(w, "%s%c%d%c%s\n", path, sep, it.Line, sep, text)
 	case it.Count > 0:
 		fmt.Fprintf(w, "%s:%d\n", path, it.Count)
 	default:
