@@ -7,10 +7,11 @@
 // component, so the module can name nothing outside its roots, and no path
 // inside one names what a link points to.
 //
-// Cost, as measured on 2 cores: compiling the module takes about 3 s, about
-// 80 ms from the on-disk compilation cache, which is therefore always on;
-// instantiating takes 5–10 ms, so instances stay warm and are reused, one per
-// concurrent call; a call on a warm instance costs about 0.6 ms.
+// Cost: compiling the module takes seconds, loading it from the on-disk
+// compilation cache a tenth of that, so the cache is always on; an instance
+// starts in milliseconds, so instances stay warm and are reused, one per
+// concurrent call (RATIONALE.md, "Why warm instances and a compilation
+// cache?"; `make bench` measures the command's start and a warm call).
 //
 // Limits: the module enforces a call's deadline and work budget itself: its
 // matching is linear in what it matches, and every long loop reads the
