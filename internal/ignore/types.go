@@ -47,7 +47,7 @@ func typesGlob(names []string) (*match.Glob, error) {
 	}
 	slices.Sort(globs)
 	globs = slices.Compact(globs)
-	return match.CompileGlob("{"+strings.Join(globs, ",")+"}", false)
+	return match.CompileGlobAny(globs, false)
 }
 
 // closeTypes names a few known types near n: those it starts or ends

@@ -25,9 +25,17 @@ import (
 	"github.com/rootbound/rootbound/internal/meter"
 )
 
-// MaxPatternBytes bounds any pattern. Longer ones are refused: no source
-// tree needs them, and a bound keeps matching cost predictable.
-const MaxPatternBytes = 4096
+// MaxPatternBytes bounds a fixed string (a literal search pattern), and
+// MaxExprBytes a glob or a regular expression: what each compiles to grows
+// with it, and compiling runs in the module with no clock read between its
+// steps. Longer ones are refused: no source tree needs them. At 4 KiB a glob
+// of stars ("*a" 2,047 times) kept a host's ticker waiting up to 71 ms,
+// at 1 KiB up to 34 ms (make hostile, the rows "the longest a glob may
+// be").
+const (
+	MaxPatternBytes = 4096
+	MaxExprBytes    = 1024
+)
 
 // PatternError is a pattern that does not compile.
 type PatternError struct {
@@ -60,12 +68,28 @@ type Glob struct {
 // without regard to case (simple Unicode folding, as regular expressions'
 // (?i)).
 func CompileGlob(pattern string, fold bool) (*Glob, error) {
+	return compileGlob(pattern, fold, MaxExprBytes)
+}
+
+// CompileGlobAny is one glob, "{g1,g2,...}", matching what any of globs
+// matches, each at most MaxExprBytes: one DFA decides a name however many
+// globs there are. Their number is the caller's to bound.
+func CompileGlobAny(globs []string, fold bool) (*Glob, error) {
+	for _, g := range globs {
+		if len(g) > MaxExprBytes {
+			return nil, &PatternError{Kind: "glob", Pattern: g, Reason: fmt.Sprintf("longer than %d bytes", MaxExprBytes)}
+		}
+	}
+	return compileGlob("{"+strings.Join(globs, ",")+"}", fold, len(globs)*(MaxExprBytes+1)+1)
+}
+
+func compileGlob(pattern string, fold bool, max int) (*Glob, error) {
 	bad := func(reason string) error { return &PatternError{Kind: "glob", Pattern: pattern, Reason: reason} }
 	switch {
 	case pattern == "":
 		return nil, bad("empty pattern")
-	case len(pattern) > MaxPatternBytes:
-		return nil, bad(fmt.Sprintf("longer than %d bytes", MaxPatternBytes))
+	case len(pattern) > max:
+		return nil, bad(fmt.Sprintf("longer than %d bytes", max))
 	case strings.IndexByte(pattern, 0) >= 0:
 		return nil, bad("contains a NUL byte")
 	case !utf8.ValidString(pattern):

@@ -71,7 +71,7 @@ func TestGlob(t *testing.T) {
 }
 
 func TestGlobInvalid(t *testing.T) {
-	for _, p := range []string{"", "/", "[a", "{a,b", "a}", "a\x00b", "a\\", "[z-a]", "[[:nope:]]", "\xff", string(make([]byte, MaxPatternBytes+1))} {
+	for _, p := range []string{"", "/", "[a", "{a,b", "a}", "a\x00b", "a\\", "[z-a]", "[[:nope:]]", "\xff", strings.Repeat("a", MaxExprBytes+1)} {
 		_, err := CompileGlob(p, false)
 		var pe *PatternError
 		if !errors.As(err, &pe) {
@@ -165,6 +165,8 @@ func TestCompileLineInvalid(t *testing.T) {
 		{name: "newline literal", pattern: `a\nb`, pattErr: true},
 		{name: "newline in literal", pattern: "a\nb", literal: true, pattErr: true},
 		{name: "bad case mode", pattern: "a", caseMode: "upper"},
+		{name: "regex too long", pattern: strings.Repeat("a", MaxExprBytes+1), pattErr: true},
+		{name: "fixed string too long", pattern: strings.Repeat("a", MaxPatternBytes+1), literal: true, pattErr: true},
 		{name: "too many Unicode classes", pattern: strings.Repeat(`\w`, MaxUnicodeClasses+1), pattErr: true},
 		{name: "too many Unicode properties", pattern: strings.Repeat(`[\pL\pN]`, MaxUnicodeClasses/2+1), pattErr: true},
 		{name: "properties and Perl classes count together", pattern: strings.Repeat(`\pL\d`, MaxUnicodeClasses/2+1), pattErr: true},
@@ -180,6 +182,32 @@ func TestCompileLineInvalid(t *testing.T) {
 				t.Errorf("error %v: PatternError=%v, want %v", err, !tt.pattErr, tt.pattErr)
 			}
 		})
+	}
+}
+
+// TestPatternBytesBound: at their bounds a glob, a regex, a fixed string
+// and a set of globs each longer than one glob may be, compile.
+func TestPatternBytesBound(t *testing.T) {
+	if _, err := CompileGlob(strings.Repeat("a", MaxExprBytes), false); err != nil {
+		t.Error(err)
+	}
+	if _, err := CompileLine(strings.Repeat("a", MaxExprBytes), false, ""); err != nil {
+		t.Error(err)
+	}
+	if _, err := CompileLine(strings.Repeat("a", MaxPatternBytes), true, ""); err != nil {
+		t.Error(err)
+	}
+	g, err := CompileGlobAny([]string{strings.Repeat("a", MaxExprBytes), "*.go", "*.c"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"x.go": true, "x.c": true, strings.Repeat("a", MaxExprBytes): true, "x.h": false} {
+		if g.Match(name) != want {
+			t.Errorf("Match(%.20q) = %v, want %v", name, !want, want)
+		}
+	}
+	if _, err := CompileGlobAny([]string{"*.go", strings.Repeat("a", MaxExprBytes+1)}, false); err == nil {
+		t.Error("CompileGlobAny took a glob over MaxExprBytes")
 	}
 }
 

@@ -77,8 +77,10 @@ func Compile(patterns []string, o Options) (Matcher, error) {
 		switch {
 		case p == "":
 			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: "empty pattern"}
-		case len(p) > MaxPatternBytes:
+		case o.Literal && len(p) > MaxPatternBytes:
 			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: fmt.Sprintf("longer than %d bytes", MaxPatternBytes)}
+		case !o.Literal && len(p) > MaxExprBytes:
+			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: fmt.Sprintf("longer than %d bytes (a fixed string may have %d)", MaxExprBytes, MaxPatternBytes)}
 		case o.Literal && !o.Multiline && strings.ContainsAny(p, "\n\r"):
 			return nil, &PatternError{Kind: "regex", Pattern: p, Reason: "a line break never matches: the search is line by line (multiline searches across lines)"}
 		}

@@ -124,10 +124,11 @@ func toTable(rs [][2]rune) *unicode.RangeTable {
 // their complements, each written out as ranges before the pattern is
 // parsed (\w as about 750), and \p{...} and \P{...} (\pL is about 650).
 // Parsing and compiling one costs about a millisecond in the module, with
-// no host call in between: 32 keep a pattern's compilation, and the
-// garbage it leaves, under the stretch a host may wait (make hostile, the
-// rows "Unicode classes"). `(?-u)` makes \d \s \w ASCII, and free.
-const MaxUnicodeClasses = 32
+// no host call in between, and leaves garbage the module's collector then
+// marks: at 32 a host's ticker waited up to 115 ms, at 16 under 30 ms
+// (make hostile, the rows "Unicode classes"). `(?-u)` makes \d \s \w
+// ASCII, and free.
+const MaxUnicodeClasses = 16
 
 // unicodeProperties counts the \p and \P escapes of a pattern, inside
 // classes or not.

@@ -22,7 +22,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/rootbound/rootbound/host"
-	"github.com/rootbound/rootbound/internal/options"
 )
 
 const usage = `usage:
@@ -101,7 +100,7 @@ func parse(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writ
 	case err == nil:
 		return false, 0
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintf(stdout, "%s\n%s", usage, options.Help(fs))
+		fmt.Fprintf(stdout, "%s\n%s", usage, flagHelp(fs))
 		return true, 0
 	}
 	fmt.Fprintf(stderr, "%s: %v (%s --help lists the flags)\n", fs.Name(), err, fs.Name())

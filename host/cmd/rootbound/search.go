@@ -37,7 +37,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	if tool == "grep" {
 		t = options.Grep
 	}
-	vals := options.Bind(fs, t)
+	vals := bindOptions(fs, t)
 	var c commandFlags
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")

@@ -1,4 +1,4 @@
-package options
+package main
 
 import (
 	"encoding/json"
@@ -8,20 +8,25 @@ import (
 	"strings"
 
 	flag "github.com/spf13/pflag"
+
+	"github.com/rootbound/rootbound/internal/options"
 )
 
-// Values holds what a command line set, by option name, in the order the
+// The flags of a call come from the table of options (internal/options);
+// this file binds them to pflag, so that the library does not depend on it.
+
+// values holds what a command line set, by option name, in the order the
 // flags came (the last of -i and -S wins, as in rg).
-type Values struct {
-	tool Tool
+type values struct {
+	tool options.Tool
 	set  map[string]any
 }
 
-// Bind adds the flags of tool's options to fs. What they set collects in
-// the returned Values.
-func Bind(fs *flag.FlagSet, tool Tool) *Values {
-	v := &Values{tool: tool, set: map[string]any{}}
-	for _, o := range For(tool) {
+// bindOptions adds the flags of tool's options to fs. What they set
+// collects in the returned values.
+func bindOptions(fs *flag.FlagSet, tool options.Tool) *values {
+	v := &values{tool: tool, set: map[string]any{}}
+	for _, o := range options.For(tool) {
 		for _, f := range o.Flags {
 			fv := &flagValue{v: v, o: o, f: f}
 			pf := fs.VarPF(fv, f.Long, f.Short, f.Help)
@@ -35,9 +40,9 @@ func Bind(fs *flag.FlagSet, tool Tool) *Values {
 
 // Args returns the call's arguments as JSON: the command's defaults, what
 // the flags set, and pattern and path.
-func (v *Values) Args(pattern, path string) ([]byte, error) {
+func (v *values) Args(pattern, path string) ([]byte, error) {
 	args := map[string]any{}
-	for _, o := range For(v.tool) {
+	for _, o := range options.For(v.tool) {
 		if o.CLIDefault != "" {
 			var d any
 			if err := json.Unmarshal([]byte(o.CLIDefault), &d); err != nil {
@@ -56,14 +61,11 @@ func (v *Values) Args(pattern, path string) ([]byte, error) {
 	return json.Marshal(args)
 }
 
-// Set reports whether a flag set option name.
-func (v *Values) Set(name string) bool { _, ok := v.set[name]; return ok }
-
 // flagValue is one flag: it sets its option in Values.
 type flagValue struct {
-	v *Values
-	o Option
-	f Flag
+	v *values
+	o options.Option
+	f options.Flag
 }
 
 func (fv *flagValue) String() string { return "" }
@@ -77,10 +79,10 @@ func (fv *flagValue) Type() string {
 	return fv.f.Arg
 }
 
-// Help writes the flags of fs as help: one per line, "-s, --long ARG",
+// flagHelp writes the flags of fs as help: one per line, "-s, --long ARG",
 // then the one-line help, in name order. A default is shown only where
 // the flag's own help does not say it.
-func Help(fs *flag.FlagSet) string {
+func flagHelp(fs *flag.FlagSet) string {
 	type row struct{ spec, help string }
 	var rows []row
 	width := 0
@@ -114,26 +116,26 @@ func Help(fs *flag.FlagSet) string {
 func (fv *flagValue) Set(s string) error {
 	o, f, set := fv.o, fv.f, fv.v.set
 	switch {
-	case f.Value != "" && o.Kind == Bool:
+	case f.Value != "" && o.Kind == options.Bool:
 		set[o.Name] = f.Value == "true"
 	case f.Value != "":
 		set[o.Name] = f.Value
-	case o.Kind == Bool:
+	case o.Kind == options.Bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
 			return fmt.Errorf("want true or false, not %q", s)
 		}
 		set[o.Name] = b
-	case o.Kind == Int:
+	case o.Kind == options.Int:
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			return fmt.Errorf("want a whole number, not %q", s)
 		}
 		set[o.Name] = n
-	case o.Kind == List || o.Kind == Array:
+	case o.Kind == options.List || o.Kind == options.Array:
 		l, _ := set[o.Name].([]string)
 		set[o.Name] = append(l, s)
-	case o.Kind == Enum && !slices.Contains(o.Values, s):
+	case o.Kind == options.Enum && !slices.Contains(o.Values, s):
 		return fmt.Errorf("want %s, not %q", strings.Join(o.Values, " or "), s)
 	default:
 		set[o.Name] = s
