@@ -69,8 +69,11 @@ func (r *Runner) Grep(ctx context.Context, args GrepArgs) (*Result, error) {
 
 // GlobEach is Glob that hands each result to fn as the module sends it,
 // in result order, instead of keeping it: memory stays flat whatever the
-// number of results. The Result it returns has no Items. If fn returns an
-// error, the call stops; its Result is partial, with code cancelled.
+// number of results. The Result it returns has no Items. With MaxResults
+// 0 it hands over every result (up to protocol.MaxResultsCeiling, past
+// which the Result says it was truncated), not the default 100 a Result
+// holds. If fn returns an error, the call stops; its Result is partial,
+// with code cancelled.
 func (r *Runner) GlobEach(ctx context.Context, args GlobArgs, fn func(Item) error) (*Result, error) {
 	start := time.Now()
 	p, err := r.PrepareGlob(args)
@@ -211,7 +214,7 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 	inst, err := r.acquire(ctx)
 	if err != nil {
 		if errors.Is(err, ErrClosed) {
-			return failed(protocol.CodeInternal, err.Error()), nil
+			return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: err.Error(), cause: ErrClosed}}, nil
 		}
 		return failed(stopped(ctx, "while it waited for an instance")), nil
 	}

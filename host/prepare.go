@@ -161,16 +161,27 @@ func (p *Prepared) RunEach(ctx context.Context, fn func(Item) error) (*Result, e
 }
 
 func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, error) {
+	if p == nil || p.r == nil || len(p.reads) == 0 {
+		// A Prepared not made by PrepareGlob or PrepareGrep reads nothing.
+		res := failedResult("", newError(CodeInvalidArgument, "host: this call was not prepared (a Prepared comes from Runner.PrepareGlob, PrepareGrep or Tools.Prepare)"))
+		return res, res.Err()
+	}
 	start := time.Now()
 	var res *Result
 	var req protocol.Request
 	if p.glob != nil {
 		res = p.r.globResult(*p.glob)
 		wire := protocol.GlobArgs(*p.glob)
+		if each != nil && wire.MaxResults == 0 {
+			wire.MaxResults = protocol.MaxResultsCeiling // each result is handed over, none held: every one
+		}
 		req.Glob = &wire
 	} else {
 		res = p.r.grepResult(*p.grep)
 		wire := protocol.GrepArgs(*p.grep)
+		if each != nil && wire.MaxResults == 0 {
+			wire.MaxResults = protocol.MaxResultsCeiling
+		}
 		req.Grep = &wire
 	}
 	res.hides = p.r.cfg.policies[p.reads[0].Root].HideHidden

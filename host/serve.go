@@ -98,8 +98,8 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 	var werr error
 	done, raw := r.exchange(ctx, line, "", deadline, moduleMS,
 		func(raw []byte, l *protocol.Line) error {
-			if l.Item != nil {
-				results++
+			if l.Item != nil && !l.Item.Context {
+				results++ // context lines are not results
 			}
 			_, werr = bw.Write(raw)
 			return werr

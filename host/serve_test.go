@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,3 +62,48 @@ func TestServeLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestServeCountsResults: when the host ends a request (here, cancelled
+// once output has begun), its final line counts the results it passed on,
+// and context lines are not results.
+func TestServeCountsResults(t *testing.T) {
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("d/%03d.txt", i)] = strings.Repeat("before\nmatch\nafter\n\n\n", 20)
+	}
+	r := newRunner(t, host.NewConfig().WithRoot("/w", testtree.New(t, files)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	w := writerFunc(func(p []byte) (int, error) { cancel(); return out.Write(p) })
+	line := `{"v":1,"id":"1","grep":{"pattern":"match","output_mode":"content","context":1,"max_results":100000}}`
+	if err := r.Serve(ctx, strings.NewReader(line+"\n"), w); err != nil {
+		t.Fatal(err)
+	}
+	results, context := 0, 0
+	var done *protocol.Done
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var pl protocol.Line
+		if err := json.Unmarshal([]byte(l), &pl); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		switch {
+		case pl.Item != nil && pl.Item.Context:
+			context++
+		case pl.Item != nil:
+			results++
+		case pl.Done != nil:
+			done = pl.Done
+		}
+	}
+	if done == nil || done.Error == nil || done.Error.Code != protocol.CodeCancelled {
+		t.Fatalf("final line %+v, want one that says cancelled", done)
+	}
+	if context == 0 || done.Results != results {
+		t.Errorf("final line counts %d results; %d results and %d context lines were sent", done.Results, results, context)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -125,7 +125,12 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 	if err != nil {
 		res := failedResult(name, err.(*Error))
 		if audit := t.r.cfg.audit; audit != nil {
-			audit(AuditRecord{Tool: name, Status: StatusFailed, Code: res.Done.Error.Code})
+			// What the call asked for, as far as it can be read.
+			var asked struct{ Pattern, Path any }
+			_ = json.Unmarshal(args, &asked)
+			pattern, _ := asked.Pattern.(string)
+			path, _ := asked.Path.(string)
+			audit(AuditRecord{Tool: name, Pattern: pattern, Path: t.r.where(path), Status: StatusFailed, Code: res.Done.Error.Code})
 		}
 		return res.Text(), res
 	}

@@ -177,9 +177,14 @@ type Error struct {
 	Code string `json:"code"`
 	// Message starts with the package that failed and says what was wanted.
 	Message string `json:"message"`
+	cause   error  // what Unwrap gives: ErrClosed, or nil
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Unwrap gives ErrClosed for a call on a closed Runner, so that
+// errors.Is(err, ErrClosed) tells it apart.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error codes. "No matches" is not an error.
 const (

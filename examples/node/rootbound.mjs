@@ -391,7 +391,7 @@ class ModuleHost {
           timer = setTimeout(expire, deadline + deadlineGrace);
         },
         onLine: (l, written) => {
-          if (l.includes('","item":{')) results++;
+          if (l.includes('","item":{') && !JSON.parse(l).item.context) results++; // context lines are not results
           onLine(l, written);
           if (l.includes('","done":{')) {
             this.call = null;

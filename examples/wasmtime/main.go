@@ -267,7 +267,8 @@ const deadlineGrace = 30 * time.Millisecond
 
 // copyLines copies the complete lines of the answer file to out (a module
 // stopped by the runtime may have left half a line) and counts the item
-// lines among them. It streams: an answer of a million lines is never held.
+// results among them (items that are not context lines). It streams: an
+// answer of a million lines is never held.
 func copyLines(out io.Writer, name string) (items int, err error) {
 	f, err := os.Open(name)
 	if errors.Is(err, os.ErrNotExist) {
@@ -288,7 +289,10 @@ func copyLines(out io.Writer, name string) (items int, err error) {
 			return items, err
 		}
 		if bytes.Contains(line, []byte(`","item":{`)) {
-			items++
+			var l protocol.Line
+			if json.Unmarshal(line, &l) == nil && l.Item != nil && !l.Item.Context {
+				items++
+			}
 		}
 		if _, err := bw.Write(line); err != nil {
 			return items, err

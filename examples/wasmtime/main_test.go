@@ -21,8 +21,8 @@ func lastDone(t *testing.T, out []byte) (*protocol.Done, int) {
 		if err := json.Unmarshal(l, &line); err != nil {
 			t.Fatalf("bad line %q: %v", l, err)
 		}
-		if line.Item != nil {
-			items++
+		if line.Item != nil && !line.Item.Context {
+			items++ // results: context lines are not
 		}
 		if line.Done != nil {
 			done = line.Done
@@ -43,15 +43,19 @@ func TestLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := "/workspace=" + filepath.Join(strings.TrimSpace(string(goroot)), "src")
-	req := []byte(`{"v":1,"id":"1","grep":{"pattern":"func","max_results":100000}}` + "\n")
+	plain := []byte(`{"v":1,"id":"1","grep":{"pattern":"func","max_results":100000}}` + "\n")
+	context := []byte(`{"v":1,"id":"1","grep":{"pattern":"func","max_results":100000,"output_mode":"content","context":2}}` + "\n")
 	tests := []struct {
 		name    string
+		req     []byte
 		fuel    uint64
 		timeout time.Duration
 		code    string
 	}{
-		{name: "out of fuel", fuel: 500_000_000, timeout: time.Minute, code: protocol.CodeBudget},
-		{name: "out of time", timeout: 100 * time.Millisecond, code: protocol.CodeDeadline},
+		{name: "out of fuel", req: plain, fuel: 500_000_000, timeout: time.Minute, code: protocol.CodeBudget},
+		{name: "out of time", req: plain, timeout: 100 * time.Millisecond, code: protocol.CodeDeadline},
+		// Context lines are not results: the final line counts the others.
+		{name: "out of fuel with context lines", req: context, fuel: 500_000_000, timeout: time.Minute, code: protocol.CodeBudget},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +64,7 @@ func TestLimits(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := r.serve(bytes.NewReader(req), &out); err != nil {
+			if err := r.serve(bytes.NewReader(tt.req), &out); err != nil {
 				t.Fatal(err)
 			}
 			done, items := lastDone(t, out.Bytes())
