@@ -6,34 +6,41 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/protocol"
 )
 
 // AuditRecord is what a call did, in one record (Config.WithAudit): every
 // call that was asked for, run, denied or refused as invalid.
 type AuditRecord struct {
-	Tool      string        // "glob" or "grep"
-	Pattern   string        // as given
-	Path      string        // the search path, or the default root's name
-	Mode      OutputMode    // grep's output mode
-	Reads     []Read        // what it read (none when it was refused first)
-	Status    string        // StatusComplete, StatusPartial or StatusFailed
-	Code      string        // the error code, if any
-	Results   int           // results sent
-	Truncated bool          // more existed
-	Duration  time.Duration // from Run to its end
+	Tool string // "glob" or "grep"
+	// Description is what the model said the call is for, when its tool
+	// arguments carried a "description" (as DeerFlow's tools do).
+	Description string
+	Pattern     string        // as given
+	Path        string        // the search path, or the default root's name
+	Mode        OutputMode    // grep's output mode
+	Reads       []Read        // what it read (none when it was refused first)
+	Status      string        // StatusComplete, StatusPartial or StatusFailed
+	Code        string        // the error code, if any
+	Results     int           // results sent
+	Truncated   bool          // more existed
+	Duration    time.Duration // from Run to its end
 }
 
 // String is the record on one line: tool, pattern, path, mode, then what it
-// returned and how long it took. Pattern and path are quoted (Go syntax),
-// so no argument can break the line.
+// returned and how long it took. Pattern and path are quoted, with any
+// quote or control character escaped, so no argument can break the line.
 //
-//	grep pattern="TODO" path="/workspace" mode=content: complete, 12 results, 35ms
+//	grep pattern="TODO\(" path="/workspace" mode=content: complete, 12 results, 35ms
 func (a AuditRecord) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s pattern=%q path=%q", a.Tool, a.Pattern, a.Path)
+	fmt.Fprintf(&b, "%s pattern=%s path=%s", a.Tool, match.Quote(a.Pattern), match.Quote(a.Path))
 	if a.Mode != "" {
 		fmt.Fprintf(&b, " mode=%s", a.Mode)
+	}
+	if a.Description != "" {
+		fmt.Fprintf(&b, " description=%s", match.Quote(a.Description))
 	}
 	fmt.Fprintf(&b, ": %s", a.Status)
 	if a.Code != "" {
@@ -48,7 +55,7 @@ func (a AuditRecord) String() string {
 }
 
 func (p *Prepared) audit(res *Result, d time.Duration) AuditRecord {
-	a := AuditRecord{Tool: p.tool, Pattern: res.Pattern, Path: res.Path, Reads: p.Reads(), Status: res.Done.Status,
+	a := AuditRecord{Tool: p.tool, Description: p.description, Pattern: res.Pattern, Path: res.Path, Reads: p.Reads(), Status: res.Done.Status,
 		Results: res.Done.Results, Truncated: res.Done.Truncated, Duration: d}
 	if p.grep != nil {
 		a.Mode = res.Mode

@@ -24,6 +24,11 @@ type Result struct {
 	Items    []Item
 	Problems []Problem
 	Done     Done
+	// Hint, when a glob found nothing, says what would have: a pattern
+	// with "/" but no "**" matches the path below the search path, and
+	// "**/" before it finds the same at any depth ("" when that finds
+	// nothing too).
+	Hint string
 
 	// For Text: the search path's root hides hidden files; each match is a
 	// result; the results skipped before these; grep's patterns beyond
@@ -140,12 +145,12 @@ func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req proto
 	req.Policy = r.policy
 	line, err := json.Marshal(req)
 	if err != nil {
-		res.Done = failed(protocol.CodeInvalidArgument, "host: "+err.Error())
+		res.Done = failed(protocol.CodeInvalidArgument, err.Error())
 		return res, res.Done.Error
 	}
 	if len(line) > protocol.MaxLineBytes {
 		res.Done = failed(protocol.CodeInvalidArgument, fmt.Sprintf(
-			"host: the call's arguments make a request of %d bytes, over the protocol's %d: shorten the path or the patterns", len(line), protocol.MaxLineBytes))
+			"the call's arguments make a request of %d bytes, over the protocol's %d: shorten the path or the patterns", len(line), protocol.MaxLineBytes))
 		return res, res.Done.Error
 	}
 	held := int64(0) // bytes of item lines held in res
@@ -214,14 +219,14 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 	inst, err := r.acquire(ctx)
 	if err != nil {
 		if errors.Is(err, ErrClosed) {
-			return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: err.Error(), cause: ErrClosed}}, nil
+			return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}, nil
 		}
 		return failed(stopped(ctx, "while it waited for an instance")), nil
 	}
 	if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
 		<-inst.exited
 		r.discard(inst)
-		return failed(protocol.CodeInternal, "host: the module is gone: "+exitText(inst)), nil
+		return failed(protocol.CodeInternal, "the module is gone: "+exitText(inst)), nil
 	}
 	partial := func(code, msg string) Done {
 		return Done{Status: StatusPartial, Error: newError(code, msg)}
@@ -255,7 +260,7 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 			l, err := decodeLine(raw)
 			if err != nil || (id != "" && l.ID != id) {
 				r.discard(inst)
-				return partial(protocol.CodeInternal, fmt.Sprintf("host: unexpected line from the module: %.200q", raw)), nil
+				return partial(protocol.CodeInternal, fmt.Sprintf("unexpected line from the module: %.200q", raw)), nil
 			}
 			if l.Done != nil {
 				done := fromDone(l.Done)

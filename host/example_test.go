@@ -35,7 +35,7 @@ func Example() {
 	// Output:
 	// 1 file matching "*.go" in "/workspace":
 	// src/main.go
-	// 1 matching line for "TODO:?\\s" in "/workspace":
+	// 1 matching line for "TODO:?\s" in "/workspace":
 	// src/main.go:3:func main() {} // TODO: args
 	// [Error (outside_root): path "../etc" is outside the readable roots (/workspace)]
 	// outside_root
@@ -95,6 +95,6 @@ func ExampleRunner_PrepareGrep() {
 	// src/main.go:1:package main // TODO
 	// audit: grep TODO secrets failed denied 0
 	// denied
-	// denied: host: reading /workspace/secrets was denied: grep may not read /workspace/secrets
+	// denied: reading /workspace/secrets was denied: grep may not read /workspace/secrets (the readable roots: /workspace)
 	// invalid_pattern
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -125,5 +126,166 @@ func TestNoBinariesTracked(t *testing.T) {
 		if bytes.Equal(head[:n], []byte("\x7fELF")) {
 			t.Errorf("%s is tracked: an executable", name)
 		}
+	}
+}
+
+// TestHostPathsMapped: a path argument, or a glob's leading directory,
+// written as a host path inside a root's directory is taken as the same
+// place below the root's name, whether the directory was given through a
+// symbolic link or not; any other absolute path stays refused, naming the
+// roots.
+func TestHostPathsMapped(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"src/a.go": "package a // TODO\n"})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, host.NewConfig().WithRoot("/workspace", link).WithRoot("/docs", t.TempDir()))
+	tools := host.NewTools(r)
+	for _, tc := range []struct {
+		tool, args, want string
+	}{
+		{"grep", `{"pattern":"TODO","path":"` + link + `/src","output_mode":"content"}`, "in \"/workspace/src\":\nsrc/a.go:1:package a // TODO\n"},
+		{"grep", `{"pattern":"TODO","path":"` + real + `"}`, "\nsrc/a.go\n"},
+		{"glob", `{"pattern":"` + real + `/src/*.go"}`, "\nsrc/a.go\n"},
+		{"glob", `{"pattern":"*.go","path":"` + filepath.Dir(real) + `"}`, "[Error (outside_root): path " + `"` + filepath.Dir(real) + `" is outside the readable roots (/workspace, /docs)]`},
+	} {
+		if text, _ := tools.Call(context.Background(), tc.tool, []byte(tc.args)); !strings.Contains(text, tc.want) {
+			t.Errorf("%s %s:\n%s\nwant %q", tc.tool, tc.args, text, tc.want)
+		}
+	}
+}
+
+// TestArgumentAliases: the names Claude Code's and gemini-cli's tools give
+// arguments are taken as the options they mean; an unknown name is refused
+// with the list of the tool's arguments; description goes into the audit.
+func TestArgumentAliases(t *testing.T) {
+	var audit []host.AuditRecord
+	dir := testtree.New(t, map[string]string{"src/a.go": "a\nTODO x\nb\n", "src/b.txt": "todo\n", "docs/c.md": "TODO\n"})
+	r := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithAudit(func(a host.AuditRecord) { audit = append(audit, a) }))
+	tools := host.NewTools(r)
+	for _, tc := range []struct {
+		name, tool, alias, canonical string
+	}{
+		{"-i", "grep", `{"pattern":"todo","-i":true}`, `{"pattern":"todo","case":"insensitive"}`},
+		{"-i false", "grep", `{"pattern":"todo","-i":false}`, `{"pattern":"todo"}`},
+		{"-n", "grep", `{"pattern":"TODO","output_mode":"content","-n":true}`, `{"pattern":"TODO","output_mode":"content"}`},
+		{"-A -B -C", "grep", `{"pattern":"TODO","output_mode":"content","-A":1,"-B":1}`, `{"pattern":"TODO","output_mode":"content","after_context":1,"before_context":1}`},
+		{"-C", "grep", `{"pattern":"TODO","output_mode":"content","-C":1}`, `{"pattern":"TODO","output_mode":"content","context":1}`},
+		{"head_limit", "grep", `{"pattern":"TODO","head_limit":1}`, `{"pattern":"TODO","max_results":1}`},
+		{"head_limit 0", "glob", `{"pattern":"*","head_limit":0}`, `{"pattern":"*"}`},
+		{"include", "grep", `{"pattern":"TODO","include":"*.go"}`, `{"pattern":"TODO","glob":"*.go"}`},
+		{"dir_path", "glob", `{"pattern":"*","dir_path":"src"}`, `{"pattern":"*","path":"src"}`},
+		{"case_sensitive grep", "grep", `{"pattern":"todo","case_sensitive":false}`, `{"pattern":"todo","case":"insensitive"}`},
+		{"case_sensitive glob", "glob", `{"pattern":"*.GO","case_sensitive":false}`, `{"pattern":"*.GO","case_insensitive":true}`},
+		{"respect_git_ignore", "glob", `{"pattern":"*","respect_git_ignore":false}`, `{"pattern":"*","no_ignore":true}`},
+		{"description", "glob", `{"pattern":"*","description":"find the sources"}`, `{"pattern":"*"}`},
+	} {
+		got, _ := tools.Call(context.Background(), tc.tool, []byte(tc.alias))
+		want, _ := tools.Call(context.Background(), tc.tool, []byte(tc.canonical))
+		if got != want || strings.HasPrefix(got, "[Error") {
+			t.Errorf("%s: %s gives\n%s\nwant, as %s,\n%s", tc.name, tc.alias, got, tc.canonical, want)
+		}
+	}
+	found := false
+	for _, a := range audit {
+		found = found || a.Description == "find the sources" && strings.Contains(a.String(), `description="find the sources"`)
+	}
+	if !found {
+		t.Error("no audit record carries the description")
+	}
+	for _, tc := range []struct{ tool, args, want string }{
+		{"grep", `{"pattern":"x","-A":1,"after_context":2}`, `"-A" and "after_context" both set after_context`},
+		{"grep", `{"pattern":"x","-i":true,"case_sensitive":true}`, `both set case`},
+		{"grep", `{"pattern":"x","-A":"two"}`, `after_context: want an integer, not a string (given as "-A")`},
+		{"grep", `{"pattern":"x","recursive":true,"Path":"a"}`, `unknown arguments "Path", "recursive"; the arguments are pattern, literal, path, glob,`},
+		{"glob", `{"pattern":"x","include":"*.go"}`, `unknown argument "include"; the arguments are pattern, path,`},
+	} {
+		if text, _ := tools.Call(context.Background(), tc.tool, []byte(tc.args)); !strings.Contains(text, tc.want) {
+			t.Errorf("%s %s:\n%s\nwant %q", tc.tool, tc.args, text, tc.want)
+		}
+	}
+}
+
+// TestGlobHint: a glob with "/" that finds nothing, where "**/" before it
+// would, says so.
+func TestGlobHint(t *testing.T) {
+	r := newRunner(t, host.NewConfig().WithRoot("/w", testtree.New(t, map[string]string{"skills/pdf/SKILL.md": "x", "README.md": "x"})))
+	tools := host.NewTools(r)
+	for _, tc := range []struct{ args, want string }{
+		{`{"pattern":"*/SKILL.md"}`, `[Hint: a pattern with / matches the path from the search path, and * never crosses a /: "**/*/SKILL.md" matches skills/pdf/SKILL.md.]`},
+		{`{"pattern":"nope/*.md"}`, "No files match \"nope/*.md\" in \"/w\".\n"},
+		{`{"pattern":"*.txt"}`, "No files match \"*.txt\" in \"/w\".\n"},
+	} {
+		text, _ := tools.Call(context.Background(), "glob", []byte(tc.args))
+		if !strings.Contains(text, tc.want) || tc.want[0] == 'N' && strings.Contains(text, "Hint") {
+			t.Errorf("%s:\n%s\nwant %q", tc.args, text, tc.want)
+		}
+	}
+}
+
+// TestWords: counts read as words (no "1 files"), a pattern is quoted as
+// it was typed, the header and the notices name the search root alike, and
+// no error speaks of Go: no package prefix, no Go type.
+func TestWords(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"x.go": "WithRoot(\nWithRoot(\n", "y.go": "WithRoot(\n"})
+	r := newRunner(t, host.NewConfig().WithRoot("/workspace", dir))
+	tools := host.NewTools(r)
+	call := func(tool, args string) string {
+		text, _ := tools.Call(context.Background(), tool, []byte(args))
+		return text
+	}
+	text := call("grep", `{"pattern":"WithRoot\\(","output_mode":"content","max_results":1}`)
+	for _, want := range []string{
+		"The first matching line for \"WithRoot\\(\" in \"/workspace\":\n",
+		"[Truncated: showing the first result; more than 1 line matches in /workspace:",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s\nwant %q", text, want)
+		}
+	}
+	if text := call("glob", `{"pattern":"*.go","max_results":1}`); !strings.Contains(text, "more than 1 file matches \"*.go\" in /workspace") {
+		t.Errorf("%s\nwant one file, in /workspace", text)
+	}
+	for _, args := range [][2]string{
+		{"grep", `{"pattern":"x","max_results":"5"}`},
+		{"grep", `{"pattern":"x","type":"nope"}`},
+		{"grep", `{"pattern":"("}`},
+		{"glob", `{"pattern":"[z-a]"}`},
+		{"glob", `{"pattern":"*","sort":"size"}`},
+		{"grep", `{"pattern":"x","context":2000}`},
+	} {
+		text := call(args[0], args[1])
+		if !strings.HasPrefix(text, "[Error (") {
+			t.Errorf("%s %s: %s, want an error", args[0], args[1], text)
+		}
+		for _, bad := range []string{"host:", "match:", "ignore:", "protocol:", "json:", "Go struct", "of type int", "server:"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("%s %s: %q speaks of Go (%q)", args[0], args[1], text, bad)
+			}
+		}
+	}
+	var got []byte
+	for _, line := range []string{
+		`{"v":1,"id":"1","grep":{"pattern":"x","max_results":"5"}}`,
+		`{"v":1,"id":"2","grep":{"pattern":"x","bogus":1}}`,
+	} {
+		var out bytes.Buffer
+		if err := r.Serve(context.Background(), strings.NewReader(line+"\n"), &out); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, out.Bytes()...)
+	}
+	for _, want := range []string{`grep.max_results: want an integer, not a string`, `unknown field \"grep.bogus\" (the fields here: pattern,`} {
+		if !bytes.Contains(got, []byte(want)) {
+			t.Errorf("Serve:\n%s\nwant %q", got, want)
+		}
+	}
+	if bytes.Contains(got, []byte("Go struct")) {
+		t.Errorf("Serve speaks of Go:\n%s", got)
 	}
 }

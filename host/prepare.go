@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/rootbound/rootbound/host/internal/escape"
 	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -50,6 +52,9 @@ type Prepared struct {
 	glob  *GlobArgs
 	grep  *GrepArgs
 	reads []Read
+	// description is what the model said the call is for (Tools.Call's
+	// "description"), for the audit record.
+	description string
 }
 
 // Tool is "glob" or "grep".
@@ -63,6 +68,7 @@ func (p *Prepared) Reads() []Read { return append([]Read(nil), p.reads...) }
 // CodeOutsideRoot. Arguments the module checks (ranges, names of types) are
 // checked again when it runs.
 func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
+	args.Path, args.Pattern = r.hostPath(args.Path, false), r.hostPath(args.Pattern, true)
 	wire := protocol.GlobArgs(args)
 	if err := wire.CheckLists(); err != nil {
 		return nil, fromError(err)
@@ -81,6 +87,7 @@ func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 // PrepareGrep validates a grep call (its patterns, globs and path) and
 // resolves what it will read, as PrepareGlob does.
 func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
+	args.Path = r.hostPath(args.Path, false)
 	wire := protocol.GrepArgs(args)
 	if err := wire.CheckLists(); err != nil {
 		return nil, fromError(err)
@@ -100,6 +107,48 @@ func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
 	return &Prepared{r: r, tool: "grep", grep: &args, reads: []Read{rd}}, nil
 }
 
+// rootNames are the roots' names, the default first.
+func (r *Runner) rootNames() []string {
+	names := make([]string, len(r.cfg.roots))
+	for i, rt := range r.cfg.roots {
+		names[i] = rt.Name
+	}
+	return names
+}
+
+// hostPath takes a path argument written as a path of the host (agents
+// that see the real file system write them so): one inside a root's
+// directory becomes the root's name and the path below it, as results show
+// paths; any other is returned as it is, for the module to judge. The
+// caller named the directory, so nothing is told that it did not know. A
+// root's name wins over a directory of the same spelling. With pattern
+// set, p is a glob, and only its directory prefix is mapped.
+func (r *Runner) hostPath(p string, pattern bool) string {
+	if !strings.HasPrefix(p, "/") {
+		return p
+	}
+	clean := path.Clean(p)
+	if pattern {
+		clean = p
+	}
+	for _, rt := range r.cfg.roots {
+		if clean == rt.Name || strings.HasPrefix(clean, rt.Name+"/") {
+			return p
+		}
+	}
+	for i, dirs := range r.hostDirs {
+		for _, d := range dirs {
+			switch {
+			case !pattern && clean == d:
+				return r.cfg.roots[i].Name
+			case strings.HasPrefix(clean, d+"/"):
+				return r.cfg.roots[i].Name + clean[len(d):]
+			}
+		}
+	}
+	return p
+}
+
 // patternError types a pattern's error as the module does: a pattern that
 // does not compile is CodeInvalidPattern, any other argument
 // CodeInvalidArgument.
@@ -116,11 +165,7 @@ func patternError(err error) *Error {
 // and refuses a path with a symbolic link at any component, as the module
 // would: what a read guard is shown is what will be opened.
 func (r *Runner) resolve(p string) (Read, *Error) {
-	names := make([]string, len(r.cfg.roots))
-	for i, rt := range r.cfg.roots {
-		names[i] = rt.Name
-	}
-	i, rel, err := protocol.ResolvePath(names, p)
+	i, rel, err := protocol.ResolvePath(r.rootNames(), p)
 	if err != nil {
 		return Read{}, fromError(err)
 	}
@@ -163,7 +208,7 @@ func (p *Prepared) RunEach(ctx context.Context, fn func(Item) error) (*Result, e
 func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, error) {
 	if p == nil || p.r == nil || len(p.reads) == 0 {
 		// A Prepared not made by PrepareGlob or PrepareGrep reads nothing.
-		res := failedResult("", newError(CodeInvalidArgument, "host: this call was not prepared (a Prepared comes from Runner.PrepareGlob, PrepareGrep or Tools.Prepare)"))
+		res := failedResult("", newError(CodeInvalidArgument, "this call was not prepared (a Prepared comes from Runner.PrepareGlob, PrepareGrep or Tools.Prepare)"))
 		return res, res.Err()
 	}
 	start := time.Now()
@@ -187,7 +232,7 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 	res.hides = p.r.cfg.policies[p.reads[0].Root].HideHidden
 	if guard := p.r.cfg.guard; guard != nil {
 		if err := guard(ctx, p.tool, p.Reads()); err != nil {
-			res.Done = failed(CodeDenied, fmt.Sprintf("host: reading %s was denied: %v", readsText(p.reads), err))
+			res.Done = failed(CodeDenied, fmt.Sprintf("reading %s was denied: %v (the readable roots: %s)", readsText(p.reads), err, strings.Join(p.r.rootNames(), ", ")))
 		}
 	}
 	if res.Done.Error == nil {
@@ -199,11 +244,37 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 			begun = time.Now()
 		}
 		p.r.do(ctx, begun, res, req, each)
+		if p.glob != nil && res.Done.Status == StatusComplete && res.Done.Results == 0 {
+			res.Hint = p.r.globHint(ctx, begun, req)
+		}
 	}
 	if audit := p.r.cfg.audit; audit != nil {
 		audit(p.audit(res, time.Since(start)))
 	}
 	return res, res.Err()
+}
+
+// globHint is Result.Hint for a glob request that found nothing: when its
+// pattern has a "/" and no "**", the same call with "**/" before the
+// pattern runs, within what is left of the call's timeout, for one result.
+func (r *Runner) globHint(ctx context.Context, begun time.Time, req protocol.Request) string {
+	g := *req.Glob
+	p := strings.TrimLeft(g.Pattern, "/")
+	for strings.HasPrefix(p, "./") {
+		p = strings.TrimLeft(p[2:], "/")
+	}
+	if !strings.Contains(p, "/") || strings.Contains(p, "**") || strings.HasPrefix(g.Pattern, "/") {
+		return ""
+	}
+	g.Pattern, g.MaxResults, g.Offset = "**/"+p, 1, 0
+	req.Glob = &g
+	res := r.globResult(GlobArgs(g))
+	r.do(ctx, begun, res, req, nil)
+	if len(res.Items) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a pattern with / matches the path from the search path, and * never crosses a /: %s matches %s",
+		match.Quote(g.Pattern), escape.Path(string(res.Items[0].Path)))
 }
 
 func readsText(reads []Read) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rootbound/rootbound/host/internal/escape"
 	"github.com/rootbound/rootbound/host/internal/printer"
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -44,10 +45,12 @@ func (r *Result) Text() string {
 		switch {
 		case r.offset > 0:
 			lead = fmt.Sprintf("Results %d to %d: %s", r.offset+1, r.offset+n, lead)
+		case d.Truncated && n == 1:
+			lead = "The first " + what
 		case d.Truncated:
 			lead = "The first " + lead
 		}
-		fmt.Fprintf(&b, "%s %s in %q:\n", lead, r.patterns(), r.Path)
+		fmt.Fprintf(&b, "%s %s in %s:\n", lead, r.patterns(), match.Quote(r.Path))
 	}
 	for _, it := range r.Items {
 		printer.WriteItem(&b, "", printItem(it))
@@ -57,10 +60,16 @@ func (r *Result) Text() string {
 		if r.Tool == "grep" {
 			what = "matches for"
 		}
-		fmt.Fprintf(&b, "No %s %s in %q.\n", what, r.patterns(), r.Path)
+		fmt.Fprintf(&b, "No %s %s in %s.\n", what, r.patterns(), match.Quote(r.Path))
+		if r.Hint != "" {
+			fmt.Fprintf(&b, "[Hint: %s.]\n", r.Hint)
+		}
 	}
 	if d.Truncated {
 		shown := fmt.Sprintf("the first %d results", d.Results)
+		if d.Results == 1 {
+			shown = "the first result"
+		}
 		if r.offset > 0 {
 			shown = fmt.Sprintf("results %d to %d", r.offset+1, r.offset+d.Results)
 		}
@@ -87,7 +96,7 @@ func (r *Result) Text() string {
 
 // patterns names the call's patterns: the first, quoted, and how many more.
 func (r *Result) patterns() string {
-	q := fmt.Sprintf("%q", r.Pattern)
+	q := match.Quote(r.Pattern)
 	if r.more > 0 {
 		q += fmt.Sprintf(" (and %s)", printer.Count(int64(r.more), "1 more pattern", "more patterns"))
 	}

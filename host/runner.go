@@ -53,6 +53,7 @@ type Runner struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	roots    []*rootfs.Dir
+	hostDirs [][]string    // by root: its directory's absolute path, and its real one
 	slots    chan struct{} // one per call in flight
 
 	mu     sync.Mutex
@@ -86,6 +87,16 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 			return nil, fmt.Errorf("host: root %s: %w", root.Name, err)
 		}
 		r.roots = append(r.roots, dir)
+		abs, err := filepath.Abs(root.Dir)
+		if err != nil {
+			r.closeRoots()
+			return nil, fmt.Errorf("host: root %s: %w", root.Name, err)
+		}
+		dirs := []string{abs}
+		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+			dirs = append(dirs, real)
+		}
+		r.hostDirs = append(r.hostDirs, dirs)
 	}
 	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.memory >> 16)).
 		WithCloseOnContextDone(c.closeOnContextDone)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -144,31 +146,42 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 // tool's JSON Schema allows: one JSON object, keys spelled as the schema
 // spells them (case counts), none twice, nothing after it, each value of
 // its type and within its range, null for a property left out (as strict
-// schemas send it, StrictSpecs); anything else is CodeInvalidArgument,
-// saying what was wrong. The error is an *Error.
+// schemas send it, StrictSpecs); and the names other agents' tools give
+// the same arguments ("-i", "head_limit", "dir_path": options.Aliases),
+// with "description" kept for the audit record. Anything else is
+// CodeInvalidArgument, saying what was wrong (an unknown name: which names
+// the tool takes). The error is an *Error.
 func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
+	var p *Prepared
+	var desc string
+	var err error
 	switch name {
 	case "glob":
-		a, err := decodeArgs[GlobArgs](name, args, globValidator)
-		if err != nil {
-			return nil, err
+		var a GlobArgs
+		if a, desc, err = decodeArgs[GlobArgs](name, options.Glob, args, globValidator); err == nil {
+			p, err = t.r.PrepareGlob(a)
 		}
-		return t.r.PrepareGlob(a)
 	case "grep":
-		a, err := decodeArgs[GrepArgs](name, args, grepValidator)
-		if err != nil {
-			return nil, err
+		var a GrepArgs
+		if a, desc, err = decodeArgs[GrepArgs](name, options.Grep, args, grepValidator); err == nil {
+			p, err = t.r.PrepareGrep(a)
 		}
-		return t.r.PrepareGrep(a)
+	default:
+		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob or grep", name))
 	}
-	return nil, newError(CodeInvalidArgument, fmt.Sprintf("host: unknown tool %q, want glob or grep", name))
+	if err != nil {
+		return nil, err
+	}
+	p.description = desc
+	return p, nil
 }
 
-// decodeArgs decodes a model's arguments strictly (see Prepare).
-func decodeArgs[A any](name string, args json.RawMessage, schema *jsonschema.Resolved) (A, error) {
+// decodeArgs decodes a model's arguments strictly (see Prepare), and
+// returns the description the model gave, if any.
+func decodeArgs[A any](name string, tool options.Tool, args json.RawMessage, schema *jsonschema.Resolved) (A, string, error) {
 	var a A
-	bad := func(err error) (A, error) {
-		return a, newError(CodeInvalidArgument, "host: bad arguments for "+name+": "+err.Error())
+	bad := func(err error) (A, string, error) {
+		return a, "", newError(CodeInvalidArgument, "bad arguments for "+name+": "+err.Error())
 	}
 	if err := oneObject(args); err != nil {
 		return bad(err)
@@ -182,13 +195,94 @@ func decodeArgs[A any](name string, args json.RawMessage, schema *jsonschema.Res
 			delete(instance, k) // null: left out
 		}
 	}
-	if err := schema.Validate(instance); err != nil {
-		return bad(schemaError(err))
-	}
-	if err := json.Unmarshal(args, &a); err != nil {
+	desc, given, err := unalias(tool, instance)
+	if err != nil {
 		return bad(err)
 	}
-	return a, nil
+	if err := schema.Validate(instance); err != nil {
+		err = schemaError(err)
+		for opt, alias := range given {
+			if strings.HasPrefix(err.Error(), opt+":") {
+				err = fmt.Errorf("%v (given as %q)", err, alias)
+			}
+		}
+		return bad(err)
+	}
+	canonical, err := json.Marshal(instance)
+	if err == nil {
+		err = json.Unmarshal(canonical, &a)
+	}
+	if err != nil {
+		return bad(err)
+	}
+	return a, desc, nil
+}
+
+// unalias renames in args the names other agents' tools use to the
+// options they set (options.Aliases), takes out "description", and refuses
+// a name that is neither an option nor an alias, listing the options. It
+// returns the description and, by option, the alias that set it.
+func unalias(tool options.Tool, args map[string]any) (desc string, given map[string]string, err error) {
+	aliases := options.AliasesFor(tool)
+	given = map[string]string{}
+	var unknown []string
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		if _, ok := options.Lookup(tool, k); ok {
+			continue
+		}
+		al, ok := aliases[k]
+		if !ok {
+			unknown = append(unknown, k)
+			continue
+		}
+		v := args[k]
+		delete(args, k)
+		if k == "description" {
+			s, ok := v.(string)
+			if !ok {
+				return "", nil, errors.New(`"description" must be a string`)
+			}
+			desc = s
+			continue
+		}
+		if al.Option == "" {
+			continue
+		}
+		if text, err := json.Marshal(v); err == nil {
+			if mapped, ok := al.Values[string(text)]; ok {
+				if mapped == nil {
+					continue
+				}
+				v = mapped
+			}
+		}
+		if _, ok := args[al.Option]; ok {
+			by := al.Option
+			if other, ok := given[al.Option]; ok {
+				by = other
+			}
+			return "", nil, fmt.Errorf("%q and %q both set %s: give one", k, by, al.Option)
+		}
+		args[al.Option] = v
+		given[al.Option] = k
+	}
+	if len(unknown) > 0 {
+		var names []string
+		for _, o := range options.For(tool) {
+			names = append(names, o.Name)
+		}
+		return "", nil, fmt.Errorf("unknown %s %s; the arguments are %s", plural(len(unknown), "argument", "arguments"), quoteAll(unknown), strings.Join(names, ", "))
+	}
+	return desc, given, nil
+}
+
+// quoteAll quotes names for a message: "a", "b".
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = match.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // oneObject checks what a JSON Schema cannot see once the JSON is decoded:
@@ -233,8 +327,20 @@ func schemaError(err error) error {
 	msg := strings.ReplaceAll(err.Error(), "validating root: ", "")
 	msg = strings.ReplaceAll(msg, "validating /properties/", "")
 	msg = rationals.ReplaceAllString(msg, "$1")
+	msg = wrongType.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := wrongType.FindStringSubmatch(m)
+		return sub[1] + "want " + jsonTypes[sub[3]] + ", not " + jsonTypes[sub[2]]
+	})
 	return errors.New(msg)
 }
+
+// wrongType matches the validator's words for a value of the wrong type,
+// `type: 5 has type "string", want "integer"`.
+var wrongType = regexp.MustCompile(`(^|: )type: .* has type "(\w+)", want "(\w+)"`)
+
+// jsonTypes are the JSON types as a message says them.
+var jsonTypes = map[string]string{"integer": "an integer", "number": "a number", "boolean": "true or false", "string": "a string",
+	"array": "a list", "object": "an object", "null": "null"}
 
 // rationals match the numbers the validator writes as fractions or with
 // six decimals: 1001/1, 1000.000000.
@@ -263,14 +369,15 @@ func mustResolve(schema string) *jsonschema.Resolved {
 	return r
 }
 
-const globDescription = `Find files by name or path pattern, fast, without reading them. ` +
+const globDescription = `Find files by name or path pattern, fast, without reading them. Use this tool, not find, ls -R or fd in a shell. ` +
 	`A pattern without "/" matches file names at any depth ("*.go", "Makefile"); with "/" it matches the path below the search path, or the path as results show it ("src/**/*_test.go", "src/" for everything in src). ` +
 	`Syntax: * and ? (not crossing /), ** (any directories), [a-z], [!a-z], {a,b}. ` +
 	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are included (hidden: false leaves them out); .git never is; symbolic links are not followed. ` +
 	`Narrow with exclude, type (ripgrep's type names: go, py, js, ts, rust, java, md...), max_depth; include_dirs lists directories too; sort "mtime" lists the newest first. ` +
-	`Results are in directory order, at most max_results (default 100); a notice says when there were more and gives the offset of the next page (offset: 100).`
+	`Results are in directory order, at most max_results (default 100); a notice says when there were more and gives the offset of the next page (offset: 100). ` +
+	`Paths are as results show them, or the absolute paths of the workspace.`
 
-const grepDescription = `Search file contents with a regular expression (RE2 syntax; \w \d \s \b are Unicode-aware as in ripgrep) or a literal string, line by line. ` +
+const grepDescription = `Search file contents with a regular expression (RE2 syntax; \w \d \s \b are Unicode-aware as in ripgrep) or a literal string, line by line. Use this tool, not grep or rg in a shell. ` +
 	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" the number of matching lines per file, "count_matches" the number of matches per file. ` +
 	`In content mode, context: 2 adds two lines around each match (before_context, after_context for one side), shown as path-N-text with -- between groups; only_matching: true shows just the matched text. ` +
 	`multiline: true lets a match span lines ("func \w+\([^)]*\n[^)]*\)"); word: true matches whole words only; patterns: ["TODO", "FIXME"] adds patterns; invert: true takes the lines that do not match; max_count: 1 takes the first matching line of each file; crlf: true lets $ match before \r. ` +

@@ -20,7 +20,7 @@ func TestToolsCall(t *testing.T) {
 	}{
 		{name: "glob", tool: "glob", args: `{"pattern":"*.go"}`, want: "a.go\n"},
 		{name: "grep content", tool: "grep", args: `{"pattern":"TODO","output_mode":"content"}`, want: "a.go:1:package a // TODO\n"},
-		{name: "unknown tool", tool: "find", args: `{}`, want: `Error (invalid_argument): host: unknown tool "find"`, code: "invalid_argument"},
+		{name: "unknown tool", tool: "find", args: `{}`, want: `Error (invalid_argument): unknown tool "find"`, code: "invalid_argument"},
 		{name: "unknown field", tool: "glob", args: `{"pattern":"*","follow":true}`, want: "Error (invalid_argument)", code: "invalid_argument"},
 		{name: "wrong type", tool: "grep", args: `{"pattern":1}`, want: "Error (invalid_argument)", code: "invalid_argument"},
 		{name: "not JSON", tool: "grep", args: `pattern=x`, want: "Error (invalid_argument)", code: "invalid_argument"},

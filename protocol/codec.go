@@ -33,18 +33,63 @@ func DecodeRequest(line []byte) (Request, *Error) {
 		_ = json.Unmarshal(line, &probe)
 		var id string
 		_ = json.Unmarshal(probe.ID, &id)
-		return Request{ID: id}, NewError(CodeInvalidArgument, "protocol: bad request: "+err.Error())
+		return Request{ID: id}, NewError(CodeInvalidArgument, "bad request: "+jsonText(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return req, NewError(CodeInvalidArgument, "protocol: bad request: data after the JSON object")
+		return req, NewError(CodeInvalidArgument, "bad request: data after the JSON object")
 	}
 	if req.V != Version {
-		return req, NewError(CodeInvalidArgument, fmt.Sprintf("protocol: version %d, want %d", req.V, Version))
+		return req, NewError(CodeInvalidArgument, fmt.Sprintf("version %d, want %d", req.V, Version))
 	}
 	if (req.Glob == nil) == (req.Grep == nil) {
-		return req, NewError(CodeInvalidArgument, `protocol: a request names exactly one of "glob" and "grep"`)
+		return req, NewError(CodeInvalidArgument, `a request names exactly one of "glob" and "grep"`)
 	}
 	return req, nil
+}
+
+// jsonText says what encoding/json found wrong in the user's terms: the
+// field and the JSON type wanted, never a Go type.
+func jsonText(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		want := "a value of another type"
+		switch te.Type.Kind() {
+		case reflect.String:
+			want = "a string"
+		case reflect.Bool:
+			want = "true or false"
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			want = "an integer"
+		case reflect.Float32, reflect.Float64:
+			want = "a number"
+		case reflect.Slice, reflect.Array:
+			want = "a list"
+		case reflect.Struct, reflect.Map, reflect.Pointer:
+			want = "an object"
+		}
+		field := te.Field
+		if field == "" {
+			field = "the request"
+		}
+		return fmt.Sprintf("%s: want %s, not %s", field, want, jsonKind(te.Value))
+	case errors.As(err, &se):
+		return fmt.Sprintf("not JSON at byte %d: %s", se.Offset, se.Error())
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names a JSON value's kind as UnmarshalTypeError gives it
+// ("string", "number 1.5", "object") with its article.
+func jsonKind(v string) string {
+	switch {
+	case v == "object", v == "array":
+		return "an " + v
+	case v == "bool":
+		return "true or false"
+	}
+	return "a " + v
 }
 
 // strictFields checks what encoding/json lets pass: bytes that are not
@@ -76,10 +121,12 @@ func walkFields(dec *json.Decoder, t reflect.Type, at string) error {
 	switch tok {
 	case json.Delim('{'):
 		fields := map[string]reflect.Type{}
+		var names []string
 		if t.Kind() == reflect.Struct {
 			for f := range t.Fields() {
 				if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
 					fields[name] = f.Type
+					names = append(names, name)
 				}
 			}
 		}
@@ -95,7 +142,7 @@ func walkFields(dec *json.Decoder, t reflect.Type, at string) error {
 			case seen[key]:
 				return fmt.Errorf("field %q given twice", at+key)
 			case !ok && t.Kind() == reflect.Struct:
-				return fmt.Errorf("unknown field %q", at+key)
+				return fmt.Errorf("unknown field %q (the fields here: %s)", at+key, strings.Join(names, ", "))
 			case !ok:
 				ft = reflect.TypeFor[any]()
 			}

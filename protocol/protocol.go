@@ -34,7 +34,7 @@ const MaxLineBytes = 1 << 20
 // that read lines themselves answer with it too, so every host answers an
 // over-long line with the same bytes.
 func ErrLineTooLong() *Error {
-	return NewError(CodeInvalidArgument, fmt.Sprintf("protocol: request line longer than %d bytes", MaxLineBytes))
+	return NewError(CodeInvalidArgument, fmt.Sprintf("request line longer than %d bytes", MaxLineBytes))
 }
 
 // Request is one call: exactly one of Glob and Grep is set.
@@ -147,7 +147,7 @@ func (g *Strings) UnmarshalJSON(b []byte) error {
 	}
 	var many []string
 	if err := json.Unmarshal(b, &many); err != nil {
-		return errors.New("protocol: want a string or a list of strings")
+		return errors.New("want a string or a list of strings")
 	}
 	*g = many
 	return nil
@@ -404,11 +404,11 @@ func (d *Data) UnmarshalJSON(b []byte) error {
 	case v.Bytes != nil && v.Text == nil:
 		raw, err := base64.StdEncoding.DecodeString(*v.Bytes)
 		if err != nil {
-			return errors.New("protocol: data.bytes is not base64")
+			return errors.New("data.bytes is not base64")
 		}
 		*d = Data(raw)
 	default:
-		return errors.New("protocol: data wants exactly one of text and bytes")
+		return errors.New("data wants exactly one of text and bytes")
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func TestAgentLoop(t *testing.T) {
 	for _, want := range []string{
 		"> glob {\"pattern\":\"*.go\",\"max_results\":20}\n1 file matching \"*.go\" in \"/workspace\":\ncmd/main.go\n",
 		"cmd/main.go:3:// TODO: flags\n",
-		"Error (invalid_pattern): match: invalid regex",
+		"Error (invalid_pattern): invalid regex",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the model was not shown %q:\n%s", want, out.String())

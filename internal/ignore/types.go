@@ -41,7 +41,7 @@ func typesGlob(names []string) (*match.Glob, error) {
 	for _, n := range names {
 		g := TypeGlobs(n)
 		if g == nil {
-			return nil, fmt.Errorf("ignore: unknown file type %q (known types include %s; ripgrep's names)", n, strings.Join(closeTypes(n), ", "))
+			return nil, fmt.Errorf("unknown file type %q (known types include %s; ripgrep's names)", n, strings.Join(closeTypes(n), ", "))
 		}
 		globs = append(globs, g...)
 	}

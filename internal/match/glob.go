@@ -49,7 +49,7 @@ func (e *PatternError) Error() string {
 	if len(p) > 80 {
 		p = p[:80] + "…"
 	}
-	return fmt.Sprintf("match: invalid %s %q: %s", e.Kind, p, e.Reason)
+	return fmt.Sprintf("invalid %s %s: %s", e.Kind, Quote(p), e.Reason)
 }
 
 // Glob is a compiled glob. Without "/" it matches a base name at any depth;

@@ -93,7 +93,7 @@ func Compile(patterns []string, o Options) (Matcher, error) {
 	case CaseSmart:
 		fold = true // decided below
 	default:
-		return nil, fmt.Errorf("match: unknown case mode %q, want sensitive|insensitive|smart", o.Case)
+		return nil, fmt.Errorf("unknown case mode %q, want sensitive|insensitive|smart", o.Case)
 	}
 	exprs := make([]string, len(patterns))
 	for i, p := range patterns {

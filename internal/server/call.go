@@ -78,12 +78,12 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 	}
 	if l := req.Limits; l != nil {
 		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 || l.MaxOutputBytes < 0 {
-			c.err = protocol.NewError(protocol.CodeInvalidArgument, "protocol: limits must not be negative")
+			c.err = protocol.NewError(protocol.CodeInvalidArgument, "limits must not be negative")
 			return c
 		}
 		if l.DeadlineMS > protocol.MaxDeadlineMS {
 			c.err = protocol.NewError(protocol.CodeInvalidArgument,
-				fmt.Sprintf("protocol: deadline_ms %d, want at most %d (a year)", l.DeadlineMS, protocol.MaxDeadlineMS))
+				fmt.Sprintf("deadline_ms %d, want at most %d (a year)", l.DeadlineMS, protocol.MaxDeadlineMS))
 			return c
 		}
 		if l.DeadlineMS > 0 {
@@ -248,12 +248,16 @@ func (c *call) write1(it *protocol.Item) error {
 // narrow says how to get fewer results once an answer was truncated, and
 // the offset of the next page; what says what matched ("files match
 // \"*.go\"", "lines match").
-func (c *call) narrow(what, where, how string) {
+func (c *call) narrow(one, many, where, how string) {
 	next := c.offset + c.done.Results
 	c.done.NextOffset = next
 	if c.capped {
-		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", c.maxOutput, c.done.Results, what, where, how, next)
+		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", c.maxOutput, c.done.Results, many, where, how, next)
 		return
+	}
+	what := many
+	if c.offset+c.max == 1 {
+		what = one
 	}
 	c.done.Narrow = fmt.Sprintf("more than %d %s in %s: %s, raise max_results, or pass offset: %d for the next page", c.offset+c.max, what, where, how, next)
 }

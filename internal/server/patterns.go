@@ -21,7 +21,7 @@ import (
 // an entry of the search path (a host path, say).
 func (s *Server) globArg(p string, sc scope, check bool) (string, *protocol.Error) {
 	bad := func(format string, args ...any) *protocol.Error {
-		return protocol.NewError(protocol.CodeInvalidPattern, fmt.Sprintf("match: pattern %q ", p)+fmt.Sprintf(format, args...))
+		return protocol.NewError(protocol.CodeInvalidPattern, fmt.Sprintf("pattern %s ", match.Quote(p))+fmt.Sprintf(format, args...))
 	}
 	q := p
 	for strings.HasPrefix(q, "./") {

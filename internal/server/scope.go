@@ -116,9 +116,6 @@ func (sc scope) displayRoot(rel string) string {
 // label names the search root in messages.
 func (sc scope) label() string {
 	if sc.rel == "" {
-		if sc.isDefault {
-			return "."
-		}
 		return sc.root.Name
 	}
 	return strings.TrimSuffix(sc.display(""), "/")

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -116,11 +115,11 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	}
 	c.end(err, w)
 	if c.done.Truncated {
-		what := "files"
+		one, many := "file matches", "files match"
 		if a.IncludeDirs {
-			what = "paths"
+			one, many = "path matches", "paths match"
 		}
-		c.narrow(fmt.Sprintf("%s match %q", what, a.Pattern), sc.label(), "narrow the pattern or the path")
+		c.narrow(one+" "+match.Quote(a.Pattern), many+" "+match.Quote(a.Pattern), sc.label(), "narrow the pattern or the path")
 	}
 }
 
@@ -232,13 +231,13 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	}
 	c.end(err, w)
 	if c.done.Truncated {
-		what := "files match"
+		one, many := "file matches", "files match"
 		switch {
 		case mode == protocol.ModeContent && a.OnlyMatching:
-			what = "matches"
+			one, many = "match", "matches"
 		case mode == protocol.ModeContent:
-			what = "lines match"
+			one, many = "line matches", "lines match"
 		}
-		c.narrow(what, sc.label(), "narrow the pattern, the path or the glob filter")
+		c.narrow(one, many, sc.label(), "narrow the pattern, the path or the glob filter")
 	}
 }

@@ -90,7 +90,7 @@ func (s *Server) newWhich(c *call, sc scope, a pick, filter *match.Filter, takes
 		k := slices.Index(protocol.IgnoreKinds, r.Kind)
 		if k < 0 {
 			return nil, protocol.NewError(protocol.CodeInvalidArgument,
-				fmt.Sprintf("protocol: ignore rules of kind %q, want one of %s", r.Kind, strings.Join(protocol.IgnoreKinds, ", ")))
+				fmt.Sprintf("ignore rules of kind %q, want one of %s", r.Kind, strings.Join(protocol.IgnoreKinds, ", ")))
 		}
 		if wh.ign == nil {
 			continue

@@ -3,7 +3,7 @@
 //
 //	rootbound glob [flags] PATTERN [PATH]   like fd -g PATTERN PATH
 //	rootbound grep [flags] PATTERN [PATH]   like rg PATTERN PATH
-//	rootbound serve --root NAME=DIR ...      the JSON-lines protocol on stdin and stdout
+//	rootbound serve --root DIR ...           the JSON-lines protocol on stdin and stdout
 //
 // PATH is a directory or a single file (default: the current directory).
 // Results print as they are found. Exit status, as rg's: 0 when something
@@ -27,8 +27,8 @@ import (
 const usage = `usage:
   rootbound glob [flags] PATTERN [PATH]   find files by name or path (* ? ** [a-z] {a,b})
   rootbound grep [flags] PATTERN [PATH]   search file contents (RE2, or -F for a literal)
-  rootbound serve --root NAME=DIR ...     answer protocol requests on stdin, one JSON line each
-  rootbound mcp --root NAME=DIR ...       serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
+  rootbound serve --root DIR ...          answer protocol requests on stdin, one JSON line each
+  rootbound mcp --root DIR ...            serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
   rootbound version                       print the version and the module's hash
 
 PATH is a directory or a file (default: the current directory).

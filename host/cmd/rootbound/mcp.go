@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 	"github.com/rootbound/rootbound/host/mcpserver"
 )
 
-const mcpUsage = `usage: rootbound mcp --root NAME=DIR [--root NAME=DIR ...] [--http 127.0.0.1:PORT]
+const mcpUsage = `usage: rootbound mcp --root DIR|NAME=DIR [--root ...] [--http 127.0.0.1:PORT]
 
 Serves glob and grep over the Model Context Protocol: on stdin and stdout by
 default, or on streamable HTTP at --http (loopback only, unless the
@@ -103,7 +104,7 @@ type rootFlags struct {
 
 func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 	rf := &rootFlags{}
-	fs.StringArrayVar(&rf.roots, "root", nil, "a readable root: `NAME=DIR`, NAME as "+what+" name it (repeat it; the first is the default)")
+	fs.StringArrayVar(&rf.roots, "root", nil, "a readable root: `DIR`, named by its absolute path, or NAME=DIR, NAME as "+what+" name it (repeat it; the first is the default)")
 	fs.StringArrayVar(&rf.deny, "deny", nil, "what `GLOB` matches is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
 	fs.BoolVar(&rf.hideHidden, "hide-hidden", false, "leave hidden files and directories out of every call, whatever it asks")
 	return rf
@@ -112,13 +113,19 @@ func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 // config makes a Config of the flags (and wants no other argument).
 func (rf *rootFlags) config(extra int) (host.Config, error) {
 	if len(rf.roots) == 0 || extra > 0 {
-		return nil, errors.New("want --root NAME=DIR (one or more) and nothing else")
+		return nil, errors.New("want --root DIR or --root NAME=DIR (one or more) and nothing else")
 	}
 	cfg := host.NewConfig()
 	for _, root := range rf.roots {
 		name, dir, ok := strings.Cut(root, "=")
 		if !ok {
-			return nil, fmt.Errorf("--root %q, want NAME=DIR", root)
+			// A directory alone: its absolute path names it, so the paths
+			// an agent sees on the host work as they are.
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				return nil, fmt.Errorf("--root %s: %v", root, err)
+			}
+			name, dir = abs, abs
 		}
 		cfg = cfg.WithRoot(name, dir)
 		if len(rf.deny) > 0 || rf.hideHidden {

@@ -17,7 +17,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rf := addRootFlags(fs, "requests and results")
 	timeout := fs.Duration("timeout", 20*time.Second, "the longest a request may run (a request's own deadline_ms may be shorter)")
 	instances := fs.Int("instances", 1, "`N` requests answered at once (they are answered in order)")
-	if done, code := parse(fs, args, "usage: rootbound serve --root NAME=DIR [--root NAME=DIR ...] < requests.jsonl\n", stdout, stderr); done {
+	if done, code := parse(fs, args, "usage: rootbound serve --root DIR|NAME=DIR [--root ...] < requests.jsonl\n", stdout, stderr); done {
 		return code
 	}
 	cfg, err := rf.config(fs.NArg())
