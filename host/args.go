@@ -19,6 +19,9 @@ type GlobArgs struct {
 	// default root. ".." that leaves a root, and any path into .git, is
 	// CodeOutsideRoot; a symbolic link at any component of it is CodeSymlink.
 	Path string `json:"path,omitempty"`
+	// Glob keeps, of what Pattern finds, the files these globs take, as grep's
+	// Glob (rg -g): "!" excludes, the last glob that matches decides.
+	Glob Strings `json:"glob,omitempty"`
 	// MaxResults caps the results; 0 means the default, 100. Tools handed to
 	// models take 1 to 1000; the module takes up to 1,000,000.
 	MaxResults int `json:"max_results,omitempty"`
@@ -29,6 +32,13 @@ type GlobArgs struct {
 	CaseInsensitive bool `json:"case_insensitive,omitempty"`
 	// IncludeDirs lists matching directories too, with a trailing "/".
 	IncludeDirs bool `json:"include_dirs,omitempty"`
+	// EntryType lists what kinds of entries are found: "file" (the default),
+	// "directory" (with a trailing "/", as IncludeDirs) and "symlink" (a
+	// symbolic link, listed, never followed).
+	EntryType Strings `json:"entry_type,omitempty"`
+	// ChangedWithin, if positive, keeps entries modified at most this many
+	// seconds before the call (fd --changed-within).
+	ChangedWithin int `json:"changed_within,omitempty"`
 	// Type keeps only files of these types, ripgrep's names ("go", "py", "ts",
 	// "md"; TypeNames lists them).
 	Type Strings `json:"type,omitempty"`
@@ -75,6 +85,9 @@ type GrepArgs struct {
 	// decides, and a file none matches is searched unless some glob is an
 	// inclusion.
 	Glob Strings `json:"glob,omitempty"`
+	// Iglob are more globs, as Glob's, matched without regard to case (rg
+	// --iglob); they come after Glob's in deciding.
+	Iglob Strings `json:"iglob,omitempty"`
 	// Case is CaseSensitive (the default), CaseInsensitive or CaseSmart.
 	Case Case `json:"case,omitempty"`
 	// OutputMode is ModeFiles (the default), ModeContent, ModeCount or
@@ -115,6 +128,9 @@ type GrepArgs struct {
 	// CRLF reads "\r\n" as a line end: "$" matches before the "\r" (rg
 	// --crlf). A "\r" that ends a line is never part of an item's text.
 	CRLF bool `json:"crlf,omitempty"`
+	// Text searches binary files as text (rg -a): a NUL byte no longer makes a
+	// file binary; printers escape it.
+	Text bool `json:"text,omitempty"`
 	// MaxColumns, if positive, leaves out the text of a line longer than this
 	// many bytes (rg -M): its item has a LineNumber and no Text, and printers
 	// write ripgrep's "[Omitted long matching line]" (or "context line").

@@ -130,10 +130,11 @@ func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req proto
 	req.V = protocol.Version
 	req.ID = strconv.FormatUint(r.nextID.Add(1), 10)
 	req.Limits = &protocol.Limits{
-		DeadlineMS:  max(1, time.Until(deadline).Milliseconds()),
-		MaxEntries:  r.cfg.maxEntries,
-		MaxBytes:    r.cfg.maxBytes,
-		MaxFileSize: r.cfg.maxFileSize,
+		DeadlineMS:   max(1, time.Until(deadline).Milliseconds()),
+		MaxEntries:   r.cfg.maxEntries,
+		MaxBytes:     r.cfg.maxBytes,
+		MaxFileSize:  r.cfg.maxFileSize,
+		MaxTextBytes: r.cfg.maxTextBytes,
 	}
 	if each == nil {
 		req.Limits.MaxOutputBytes = r.cfg.maxResultBytes

@@ -40,6 +40,12 @@ type Config interface {
 	// request. A call that reaches it is truncated, and its notice says
 	// so. GlobEach and GrepEach hold nothing and are not bounded by it.
 	WithMaxResultBytes(n int64) Config
+	// WithMaxTextBytes sets the longest line a result carries whole
+	// (default 300 bytes, so that one minified line cannot flood a
+	// model's context); a longer one is cut to a window around its first
+	// match, with "…" where bytes were cut. A program that prints lines
+	// as rg does sets it to its file size cap.
+	WithMaxTextBytes(n int64) Config
 	// WithRootPolicy sets what the root named name lets calls see: hidden
 	// files, a deny list, ignore rules from outside it (RootPolicy).
 	WithRootPolicy(name string, p RootPolicy) Config
@@ -72,6 +78,7 @@ type config struct {
 	cacheDir    *string
 	// maxResultBytes bounds the item lines a Result holds.
 	maxResultBytes int64
+	maxTextBytes   int64 // 0: the module's default
 	// policies are the roots' policies, by root name.
 	policies map[string]RootPolicy
 	guard    ReadGuard
@@ -187,5 +194,11 @@ func (c *config) wirePolicy() []protocol.RootPolicy {
 func (c *config) WithMaxResultBytes(n int64) Config {
 	nc := c.clone()
 	nc.maxResultBytes = n
+	return nc
+}
+
+func (c *config) WithMaxTextBytes(n int64) Config {
+	nc := c.clone()
+	nc.maxTextBytes = n
 	return nc
 }

@@ -138,8 +138,12 @@ func oracleCheck(requests, golden []byte, roots []server.Root, notUTF8 bool) []o
 		switch {
 		case notUTF8 && req.Grep != nil:
 			return "names that are not UTF-8 (rg reads such files; no WASI host can)", ""
-		case req.Glob != nil && req.Glob.IncludeDirs:
-			return "directories in the results (rg --files lists files)", ""
+		case req.Glob != nil && (req.Glob.IncludeDirs || len(req.Glob.EntryType) > 0):
+			return "directories or links in the results (rg --files lists files)", ""
+		case req.Glob != nil && req.Glob.ChangedWithin > 0:
+			return "changed_within (rg has no such filter)", ""
+		case req.Grep != nil && a.done != nil && a.done.Skipped.Binary > 0 && !req.Grep.Text:
+			return "a binary file (rg prints the matches before a NUL found past the first bytes, and stops there; we leave the file out)", ""
 		case asShown(req):
 			return "a pattern written as results show paths (rg's globs are relative to the search path)", ""
 		case req.Grep != nil && req.Grep.Context > 0 && req.Grep.BeforeContext+req.Grep.AfterContext > 0:
@@ -251,7 +255,7 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 	// patternArgs, for glob: rg's -g takes a file in over ignore files, so
 	// the files a glob lists are those rg lists with ignore files and no
 	// -g, that it also lists with -g PATTERN and no ignore files.
-	var patternArgs []string
+	var patternArgs, filterArgs []string
 	if req.Glob != nil {
 		args = append(args, "--files", "-g", "!.git")
 		for _, e := range req.Glob.Exclude {
@@ -260,6 +264,14 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		patternArgs = []string{"--no-config", "--no-ignore", "--hidden", "--null", "--files", "-g", req.Glob.Pattern, "-g", "!.git"}
 		if req.Glob.CaseInsensitive {
 			patternArgs = append(patternArgs, "--glob-case-insensitive")
+		}
+		if len(req.Glob.Glob) > 0 {
+			// The glob filter, as -g without ignore files: a file is listed
+			// when the pattern and the filter both take it.
+			filterArgs = []string{"--no-config", "--no-ignore", "--hidden", "--null", "--files"}
+			for _, g := range req.Glob.Glob {
+				filterArgs = append(filterArgs, "-g", g)
+			}
 		}
 	} else {
 		g := req.Grep
@@ -275,7 +287,13 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 		for _, glob := range g.Glob {
 			args = append(args, "-g", glob)
 		}
+		for _, glob := range g.Iglob {
+			args = append(args, "--iglob", glob)
+		}
 		args = append(args, "-g", "!.git")
+		if g.Text {
+			args = append(args, "-a")
+		}
 		switch g.Case {
 		case protocol.CaseInsensitive:
 			args = append(args, "-i")
@@ -364,8 +382,11 @@ func oracleRun(req protocol.Request, a *answer, roots []server.Root) (ours, thei
 	if rgs, err = runRg(args); err != nil {
 		return nil, nil, err
 	}
-	if patternArgs != nil {
-		matching, err := runRg(patternArgs)
+	for _, more := range [][]string{patternArgs, filterArgs} {
+		if more == nil {
+			continue
+		}
+		matching, err := runRg(more)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -407,6 +428,8 @@ func fdCheck(requests, golden []byte, roots []server.Root) []oracleVerdict {
 			return "grep (fd does not search contents)", ""
 		case strings.Contains(g.Pattern, "/") || len(g.Type)+len(g.TypeNot) > 0:
 			return "a path pattern or file types (fd has neither)", ""
+		case len(g.Glob) > 0:
+			return "a glob filter (fd has none but -e)", ""
 		case strings.HasPrefix(g.Path, "/") && !strings.HasPrefix(g.Path, roots[0].Name):
 			return "another root", ""
 		}
@@ -419,12 +442,22 @@ func fdCheck(requests, golden []byte, roots []server.Root) []oracleVerdict {
 		} else if why := fdBlind(roots[0].Dir); why != "" && !g.NoIgnore {
 			return why, ""
 		}
-		args := []string{"--hidden", "--glob", "-E", ".git", "--type", "f", "--color", "never", "-0"}
+		args := []string{"--hidden", "--glob", "-E", ".git", "--color", "never", "-0"}
 		if g.Hidden != nil && !*g.Hidden {
 			args[0] = "--no-hidden"
 		}
+		kinds := map[string]string{"file": "f", "directory": "d", "symlink": "l"}
+		if len(g.EntryType) == 0 {
+			args = append(args, "--type", "f")
+		}
+		for _, k := range g.EntryType {
+			args = append(args, "--type", kinds[k])
+		}
 		if g.IncludeDirs {
 			args = append(args, "--type", "d")
+		}
+		if g.ChangedWithin > 0 {
+			args = append(args, "--changed-within", strconv.Itoa(g.ChangedWithin)+"s")
 		}
 		if g.NoIgnore {
 			args = append(args, "--no-ignore")

@@ -79,7 +79,11 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(&b, "[Could not read %s: %s]\n", escape.Path(string(p.Path)), p.Message)
+		what := "Could not read"
+		if p.Code == protocol.SkippedBinary {
+			what = "Skipped"
+		}
+		fmt.Fprintf(&b, "[%s %s: %s]\n", what, escape.Path(string(p.Path)), p.Message)
 	}
 	if s := printer.Counted(printer.Skipped(d.Skipped)); s != "" {
 		fmt.Fprintf(&b, "[Skipped: %s.]\n", s)

@@ -146,6 +146,8 @@ func (c *config) validate() error {
 		return errors.New("host: budget and file size must not be negative")
 	case c.maxResultBytes < 1<<10:
 		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
+	case c.maxTextBytes < 0:
+		return fmt.Errorf("host: max text bytes %d, want 0 (the default) or more", c.maxTextBytes)
 	}
 	if pol, _ := json.Marshal(c.wirePolicy()); len(pol) > MaxPolicyBytes {
 		return fmt.Errorf("host: the roots' policies hold %d bytes, want at most %d: every request carries them", len(pol), MaxPolicyBytes)

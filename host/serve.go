@@ -61,6 +61,9 @@ func (r *Runner) served(req protocol.Request, deadlineMS int64) []byte {
 	l.MaxBytes = tighter(l.MaxBytes, r.cfg.maxBytes)
 	l.MaxFileSize = tighter(l.MaxFileSize, r.cfg.maxFileSize)
 	l.MaxOutputBytes = tighter(l.MaxOutputBytes, r.cfg.maxResultBytes)
+	if l.MaxTextBytes == 0 {
+		l.MaxTextBytes = r.cfg.maxTextBytes
+	}
 	req.Limits = &l
 	if len(r.policy) > 0 {
 		req.Policy = r.policy

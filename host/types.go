@@ -116,7 +116,7 @@ func (d *Data) UnmarshalJSON(b []byte) error { return (*protocol.Data)(d).Unmars
 // 20 are sent per call; all are counted in Skipped.Unreadable.
 type Problem struct {
 	Path    Data   `json:"path"`
-	Code    string `json:"code"`    // "unreadable"
+	Code    string `json:"code"`    // "unreadable", or "binary" (a NUL past the first 8 KiB)
 	Message string `json:"message"` // the cause, without any host path
 }
 

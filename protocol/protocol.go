@@ -110,12 +110,12 @@ const (
 
 // CheckLists refuses a call whose lists are longer than MaxListItems.
 func (a *GlobArgs) CheckLists() *Error {
-	return checkLists("exclude", a.Exclude, "type", a.Type, "type_not", a.TypeNot)
+	return checkLists("exclude", a.Exclude, "glob", a.Glob, "entry_type", a.EntryType, "type", a.Type, "type_not", a.TypeNot)
 }
 
 // CheckLists refuses a call whose lists are longer than MaxListItems.
 func (a *GrepArgs) CheckLists() *Error {
-	return checkLists("glob", a.Glob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
+	return checkLists("glob", a.Glob, "iglob", a.Iglob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
 }
 
 func checkLists(pairs ...any) *Error {
@@ -199,6 +199,11 @@ type Limits struct {
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// MaxFileSize: larger files are skipped (SkippedTooLarge).
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
+	// MaxTextBytes is the longest line an item carries whole; a longer one
+	// is cut to a window around its first match ("…" where bytes were
+	// cut). 0: DefaultMaxTextBytes. A command that prints whole lines, as
+	// rg does, sets it to its file size cap.
+	MaxTextBytes int64 `json:"max_text_bytes,omitempty"`
 	// MaxOutputBytes bounds the bytes of the item lines of one answer: a
 	// host that holds a call's results holds at most this much (Truncated
 	// and Narrow say so when it is reached).
@@ -296,7 +301,7 @@ type Done struct {
 
 // Skipped counts what was passed over, by reason.
 type Skipped struct {
-	Binary     int64 `json:"binary"`     // a NUL byte in the first BinarySniffBytes
+	Binary     int64 `json:"binary"`     // a NUL byte (one past BinarySniffBytes is also a Problem, with its offset)
 	TooLarge   int64 `json:"too_large"`  // over Limits.MaxFileSize
 	Unreadable int64 `json:"unreadable"` // open, read or readdir failed (see Problems)
 	Symlink    int64 `json:"symlink"`    // never followed
@@ -309,10 +314,18 @@ type Skipped struct {
 // Problem codes (the reasons of Skipped that come with a path).
 const (
 	SkippedUnreadable = "unreadable"
+	SkippedBinary     = "binary"
 )
 
-// BinarySniffBytes is how much of a file is checked for a NUL byte.
+// BinarySniffBytes is how much of a file is checked for a NUL byte before
+// it is searched; the rest is checked when the file has a first match, so
+// a NUL anywhere makes a file binary.
 const BinarySniffBytes = 8 << 10
+
+// DefaultMaxTextBytes is the longest line an item carries whole unless
+// Limits.MaxTextBytes says otherwise: so one minified line cannot flood an
+// agent's context.
+const DefaultMaxTextBytes = 300
 
 // Stats says how much work a call did. It is deterministic for a tree.
 type Stats struct {

@@ -40,7 +40,7 @@ var records = map[string]reflect.Type{
 var enums = map[string][]string{
 	"case-mode":    {string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)},
 	"output-mode":  {string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches)},
-	"problem-code": {protocol.SkippedUnreadable},
+	"problem-code": {protocol.SkippedUnreadable, protocol.SkippedBinary},
 	"status":       {protocol.StatusComplete, protocol.StatusPartial, protocol.StatusFailed},
 	"error-code":   protocol.Codes,
 	"ignore-kind":  protocol.IgnoreKinds,

@@ -17,16 +17,21 @@ function joined(prefix, d) {
 
 const plural = (n, one, many) => (n === 1 ? one : many);
 
-/** item is the text of a result or context line: "--" first where the module marked a break. */
-export function item(prefix, it) {
+/**
+ * item is the text of a result or context line: "--" first where the module
+ * marked a break. style: the path and the line number before each line
+ * (rg -H, -n; both by default, as a model reads results).
+ */
+export function item(prefix, it, style = { filename: true, lineNumbers: true }) {
   const p = quotePath(joined(prefix, it.path));
   if (it.line_number) {
     const sep = it.context ? '-' : ':';
     // No text: a line over max_columns, as rg -M prints it.
     const text = it.text ? escapeLine(data(it.text)) : it.context ? '[Omitted long context line]' : '[Omitted long matching line]';
-    return `${it.break ? '--\n' : ''}${p}${sep}${it.line_number}${sep}${text}\n`;
+    const lead = (style.filename ? p + sep : '') + (style.lineNumbers ? it.line_number + sep : '');
+    return `${it.break ? '--\n' : ''}${lead}${text}\n`;
   }
-  if (it.count) return `${p}:${it.count}\n`;
+  if (it.count) return style.filename ? `${p}:${it.count}\n` : `${it.count}\n`;
   return p + '\n';
 }
 
@@ -35,17 +40,28 @@ export function problem(prefix, pr) {
   return `rootbound: ${quotePath(joined(prefix, pr.path))}: ${pr.message}\n`;
 }
 
-/** notices is what goes to stderr once a call is done, besides its problems. */
-export function notices(prefix, done, maxSizeMiB) {
-  const s = done.skipped ?? {};
+/** notices is what goes to stderr once a call is done, besides its problems, whatever it found. */
+export function notices(prefix, done) {
   let out = '';
-  if (s.too_large) out += `rootbound: ${s.too_large} ${plural(s.too_large, 'file', 'files')} over ${maxSizeMiB} MiB not searched (--max-filesize raises the cap)\n`;
-  if (s.ignored) out += `rootbound: ${s.ignored} ${plural(s.ignored, 'path', 'paths')} left out by ignore files (--no-ignore includes them)\n`;
-  if (s.hidden) out += `rootbound: ${s.hidden} hidden ${plural(s.hidden, 'path', 'paths')} left out\n`;
   if (done.ignored_by) out += `rootbound: ${quotePath(prefix.replace(/\/$/, ''))} is ignored (${escapeLine(done.ignored_by)}), searched because it was named\n`;
   if (done.truncated) {
-    out += `rootbound: truncated at ${done.results} results: narrow the pattern or the path, raise --max-results, or pass --offset ${done.next_offset ?? 0} for the next page\n`;
+    const n = done.results === 1 ? '1 result' : `${done.results} results`;
+    out += `rootbound: truncated at ${n}: narrow the pattern or the path, raise --max-results, or pass --offset ${done.next_offset ?? 0} for the next page\n`;
   }
   if (done.error) out += `rootbound: ${done.error.code}: ${done.error.message}\n`;
+  return out;
+}
+
+/** leftOut is what a search passed over and why, a line each: said when nothing was found. */
+export function leftOut(s = {}, maxSizeMiB) {
+  const n = (k) => s[k] ?? 0;
+  let out = '';
+  if (n('too_large')) out += `rootbound: ${n('too_large')} ${plural(n('too_large'), 'file', 'files')} over ${maxSizeMiB} MiB not searched (--max-filesize raises the cap)\n`;
+  if (n('binary')) out += `rootbound: ${n('binary')} binary ${plural(n('binary'), 'file', 'files')} not searched (-a searches them as text)\n`;
+  if (n('ignored')) out += `rootbound: ${n('ignored')} ${plural(n('ignored'), 'path', 'paths')} left out by ignore files (--no-ignore includes them)\n`;
+  if (n('hidden')) out += `rootbound: ${n('hidden')} hidden ${plural(n('hidden'), 'path', 'paths')} left out\n`;
+  if (n('denied')) out += `rootbound: ${n('denied')} ${plural(n('denied'), 'path', 'paths')} denied by the root's policy\n`;
+  if (n('symlink')) out += `rootbound: ${n('symlink')} symbolic ${plural(n('symlink'), 'link', 'links')} not followed\n`;
+  if (n('special')) out += `rootbound: ${n('special')} special ${plural(n('special'), 'file', 'files')} (FIFOs, sockets, devices) not read\n`;
   return out;
 }

@@ -15,6 +15,9 @@ for (const raw of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
   }
   if (l.item) stdout += print.item('', l.item);
   else if (l.problem) stderr += print.problem('', l.problem);
-  else if (l.done) out += `=== ${l.id}\n${stdout}${stderr}${print.notices('', l.done, MAX_FILE_SIZE_MIB)}`;
+  else if (l.done) {
+    const left = l.done.results === 0 ? print.leftOut(l.done.skipped, MAX_FILE_SIZE_MIB) : '';
+    out += `=== ${l.id}\n${stdout}${stderr}${print.notices('', l.done)}${left}`;
+  }
 }
 process.stdout.write(out);

@@ -442,6 +442,15 @@ function parseDuration(s) {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60000 }[m[2]];
 }
 
+// lengthOfTime reads fd's lengths of time ("10min", "2h", "3d", "1w") in seconds.
+function lengthOfTime(s) {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(s ?? '');
+  const units = { s: 1, sec: 1, second: 1, seconds: 1, m: 60, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hour: 3600, hours: 3600,
+    d: 86400, day: 86400, days: 86400, w: 604800, week: 604800, weeks: 604800 };
+  if (!m || !units[m[2].toLowerCase()]) usage(`bad length of time ${s}: want e.g. 10min, 2h, 3d, 1w`);
+  return Number(m[1]) * units[m[2].toLowerCase()];
+}
+
 function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
   const spell = (t) => FLAGS[t].flags.map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` +
@@ -467,16 +476,29 @@ async function search(tool, argv) {
   const pos = [];
   let timeoutMs = 60000;
   const regexps = [];
+  // As rg: line numbers on a terminal, or with -n.
+  const style = { filename: true, lineNumbers: Boolean(process.stdout.isTTY) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const f = byName.get(a);
     if (f) {
       if (f.value !== undefined) req[f.option] = f.value;
       else if (f.kind === 'bool') req[f.option] = true;
-      else if (f.kind === 'int') req[f.option] = Number(argv[++i]);
-      else if (f.kind === 'list' || f.kind === 'array') (req[f.option] ??= []).push(argv[++i]);
-      else req[f.option] = argv[++i];
-    } else if (tool === 'grep' && a === '-n') { /* always on */ } else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
+      else {
+        let v = argv[++i];
+        if (f.map) {
+          v = f.map[v];
+          // fd -t x: the Go command reads permission bits on the host; this one does not.
+          if (v === undefined || v === 'executable') usage(`${a} ${argv[i]}: want one of ${Object.keys(f.map).filter((k) => f.map[k] !== 'executable').join(', ')}`);
+        }
+        if (f.duration) v = Math.ceil(lengthOfTime(v));
+        if (f.kind === 'int') req[f.option] = Number(v);
+        else if (f.kind === 'list' || f.kind === 'array') (req[f.option] ??= []).push(v);
+        else req[f.option] = v;
+      }
+    } else if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;
+    else if (tool === 'grep' && (a === '-N' || a === '--no-line-number')) style.lineNumbers = false;
+    else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
     else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
@@ -501,13 +523,14 @@ async function search(tool, argv) {
     const l = JSON.parse(raw.toString('utf8'));
     if (l.item) {
       if (!l.item.context) found++;
-      out.push(print.item(prefix, l.item));
+      out.push(print.item(prefix, l.item, style));
       if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
     } else if (l.problem) {
       process.stderr.write(print.problem(prefix, l.problem));
     } else if (l.done) {
       if (l.done.skipped?.unreadable || l.done.error) failed = true; // as rg: a file that could not be read is exit 2
-      process.stderr.write(print.notices(prefix, l.done, MAX_FILE_SIZE_MIB));
+      process.stderr.write(print.notices(prefix, l.done));
+      if (!l.done.results) process.stderr.write(print.leftOut(l.done.skipped, MAX_FILE_SIZE_MIB)); // as rg: said only when nothing was found
     }
   });
   host.close();

@@ -53,6 +53,19 @@ func (f *Filter) SetMeter(m *meter.Meter) {
 	}
 }
 
+// Then returns a filter of f's globs, then g's: the last that matches a
+// path decides. Either may be nil (no globs).
+func (f *Filter) Then(g *Filter) *Filter {
+	switch {
+	case f == nil:
+		return g
+	case g == nil:
+		return f
+	}
+	return &Filter{globs: append(f.globs[:len(f.globs):len(f.globs)], g.globs...),
+		exclude: append(f.exclude[:len(f.exclude):len(f.exclude)], g.exclude...), includes: f.includes || g.includes}
+}
+
 // Empty reports whether the filter has no globs.
 func (f *Filter) Empty() bool { return len(f.globs) == 0 }
 

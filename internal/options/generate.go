@@ -19,6 +19,10 @@ func NodeFlags() []byte {
 		Kind   string `json:"kind"`
 		Arg    string `json:"arg,omitempty"`
 		Value  any    `json:"value,omitempty"`
+		// Map maps the argument to the value; Duration: the argument is
+		// a length of time, the value seconds (Flag).
+		Map      map[string]string `json:"map,omitempty"`
+		Duration bool              `json:"duration,omitempty"`
 	}
 	type toolJSON struct {
 		Flags    []flagJSON     `json:"flags"`
@@ -29,7 +33,10 @@ func NodeFlags() []byte {
 		tj := toolJSON{Flags: []flagJSON{}, Defaults: map[string]any{}}
 		for _, o := range For(tool) {
 			for _, f := range o.Flags {
-				fj := flagJSON{Long: f.Long, Short: f.Short, Option: o.Name, Kind: kindNames[o.Kind]}
+				if !f.For(tool, o) {
+					continue
+				}
+				fj := flagJSON{Long: f.Long, Short: f.Short, Option: o.Name, Kind: kindNames[o.Kind], Map: f.Map, Duration: f.Duration}
 				if f.TakesArg(o) {
 					fj.Arg = f.Arg
 				}
@@ -68,6 +75,9 @@ func Markdown(tool Tool) string {
 	for _, o := range For(tool) {
 		var flags []string
 		for _, f := range o.Flags {
+			if !f.For(tool, o) {
+				continue
+			}
 			s := "--" + f.Long
 			if f.Short != "" {
 				s = "-" + f.Short + ", " + s

@@ -57,11 +57,28 @@ type Flag struct {
 	Help  string // one line
 	// Arg names the flag's argument in help ("GLOB", "N"), when it takes one.
 	Arg string
+	// Tools are the tools whose command has the flag; 0: every tool of
+	// the option (fd's -t is glob's, rg's -t grep's).
+	Tools Tool
+	// Map, if set, maps the flag's argument to the option's value (fd's
+	// -t: "f" is "file"); an argument it lacks is refused.
+	Map map[string]string
+	// Duration: the argument is a length of time (fd's "10min", "2h",
+	// "3d", "1w", or Go's "1h30m"), and the option takes it in seconds.
+	Duration bool
 }
 
 // TakesArg reports whether the flag takes an argument.
 func (f Flag) TakesArg(o Option) bool {
 	return f.Value == "" && o.Kind != Bool
+}
+
+// For reports whether tool's command has the flag of option o.
+func (f Flag) For(tool Tool, o Option) bool {
+	if f.Tools == 0 {
+		return o.Tools&tool != 0
+	}
+	return f.Tools&tool != 0
 }
 
 // Option is one argument of a call.
@@ -132,10 +149,18 @@ var Table = []Option{
 		GoDoc: `Glob picks the files searched, as ripgrep's -g: "*.go" only Go files, "!*_test.go" all but Go tests; the last glob that matches a file decides, and a file none matches is searched unless some glob is an inclusion.`,
 		Doc:   "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.",
 		Flags: []Flag{{Long: "glob", Short: "g", Arg: "GLOB", Help: "search only files matching this glob; !GLOB excludes; repeat it, the last match decides"}}},
+	{Name: "iglob", Tools: Grep, Kind: List,
+		GoDoc: `Iglob are more globs, as Glob's, matched without regard to case (rg --iglob); they come after Glob's in deciding.`,
+		Doc:   "As glob, matched without regard to case.",
+		Flags: []Flag{{Long: "iglob", Arg: "GLOB", Help: "as -g, without regard to case; repeat it"}}},
+	{Name: "glob", Tools: Glob, Kind: List,
+		GoDoc: `Glob keeps, of what Pattern finds, the files these globs take, as grep's Glob (rg -g): "!" excludes, the last glob that matches decides.`,
+		Doc:   "Keep only found files these globs take too, as grep's glob (! excludes)."},
 	{Name: "case", Tools: Grep, Kind: Enum, Values: []string{string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)}, GoType: "Case",
 		GoDoc: `Case is CaseSensitive (the default), CaseInsensitive or CaseSmart.`,
 		Doc:   "Letter case: sensitive (default), insensitive, or smart (insensitive when the pattern has letters and none is upper case).",
 		Flags: []Flag{
+			{Long: "case-sensitive", Short: "s", Value: string(protocol.CaseSensitive), Help: "letter case counts (the default)"},
 			{Long: "ignore-case", Short: "i", Value: string(protocol.CaseInsensitive), Help: "ignore case"},
 			{Long: "smart-case", Short: "S", Value: string(protocol.CaseSmart), Help: "ignore case when the pattern has letters and none is upper case"},
 		}},
@@ -170,6 +195,15 @@ var Table = []Option{
 		GoDoc: `IncludeDirs lists matching directories too, with a trailing "/".`,
 		Doc:   "List matching directories too (with a trailing /).",
 		Flags: []Flag{{Long: "include-dirs", Help: "list matching directories too (with a trailing /)"}}},
+	{Name: "entry_type", Tools: Glob, Kind: List, Go: "EntryType",
+		GoDoc: `EntryType lists what kinds of entries are found: "file" (the default), "directory" (with a trailing "/", as IncludeDirs) and "symlink" (a symbolic link, listed, never followed).`,
+		Doc:   `Kinds of entries to find: "file" (default), "directory" (shown with a trailing /), "symlink" (links are listed, never followed).`,
+		Flags: []Flag{{Long: "type", Short: "t", Arg: "TYPE", Map: map[string]string{"f": "file", "file": "file", "d": "directory", "directory": "directory", "dir": "directory", "l": "symlink", "symlink": "symlink", "x": "executable", "executable": "executable"},
+			Help: "f (files), d (directories), l (symbolic links) or x (executable files), as fd -t; repeat it"}}},
+	{Name: "changed_within", Tools: Glob, Kind: Int, Min: 1,
+		GoDoc: `ChangedWithin, if positive, keeps entries modified at most this many seconds before the call (fd --changed-within).`,
+		Doc:   "Only entries modified within this many seconds, e.g. 86400 for the last day.",
+		Flags: []Flag{{Long: "changed-within", Arg: "DURATION", Duration: true, Help: "only entries modified within this long (10min, 2h, 3d, 1w), as fd"}}},
 	{Name: "patterns", Tools: Grep, Kind: Array, Spelling: "-e PATTERN after the first",
 		GoDoc: `Patterns are more patterns, as rg's -e: a line matches when any of Pattern and Patterns does.`,
 		Doc:   `More patterns: a line matches when any of them or pattern matches (rg -e), e.g. ["FIXME", "XXX"] beside pattern "TODO".`},
@@ -209,6 +243,10 @@ var Table = []Option{
 		GoDoc: `CRLF reads "\r\n" as a line end: "$" matches before the "\r" (rg --crlf). A "\r" that ends a line is never part of an item's text.`,
 		Doc:   `Read \r\n as a line end, so $ matches before \r (rg --crlf), e.g. pattern ";$" in Windows files; a final \r is never shown.`,
 		Flags: []Flag{{Long: "crlf", Help: `read \r\n as a line end: $ matches before \r`}}},
+	{Name: "text", Tools: Grep, Kind: Bool,
+		GoDoc: `Text searches binary files as text (rg -a): a NUL byte no longer makes a file binary; printers escape it.`,
+		Doc:   "Search binary files (a NUL byte) as text too (rg -a).",
+		Flags: []Flag{{Long: "text", Short: "a", Help: "search binary files as if they were text"}}},
 	{Name: "max_columns", Tools: Grep, Kind: Int, Min: 1,
 		GoDoc: `MaxColumns, if positive, leaves out the text of a line longer than this many bytes (rg -M): its item has a LineNumber and no Text, and printers write ripgrep's "[Omitted long matching line]" (or "context line").`,
 		Doc:   "Content mode: a line longer than this many bytes is not shown (rg -M), only [Omitted long matching line] with its number, e.g. 500 keeps minified files out of the answer.",
@@ -216,11 +254,17 @@ var Table = []Option{
 	{Name: "type", Tools: Both, Kind: List,
 		GoDoc: `Type keeps only files of these types, ripgrep's names ("go", "py", "ts", "md"; TypeNames lists them).`,
 		Doc:   "Only files of these types, ripgrep's names: " + typeNames,
-		Flags: []Flag{{Long: "type", Short: "t", Arg: "TYPE", Help: "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it"}}},
+		Flags: []Flag{
+			{Long: "type", Short: "t", Arg: "TYPE", Tools: Grep, Help: "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it"},
+			{Long: "rg-type", Arg: "TYPE", Tools: Glob, Help: "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it"},
+		}},
 	{Name: "type_not", Tools: Both, Kind: List,
 		GoDoc: `TypeNot leaves out files of these types.`,
 		Doc:   "Leave out files of these types.",
-		Flags: []Flag{{Long: "type-not", Short: "T", Arg: "TYPE", Help: "leave out files of this type; repeat it"}}},
+		Flags: []Flag{
+			{Long: "type-not", Short: "T", Arg: "TYPE", Tools: Grep, Help: "leave out files of this type; repeat it"},
+			{Long: "rg-type-not", Arg: "TYPE", Tools: Glob, Help: "leave out files of this ripgrep type; repeat it"},
+		}},
 	{Name: "sort", Tools: Both, Kind: Enum, Values: []string{string(protocol.SortPath), string(protocol.SortMTime)}, GoType: "Sort",
 		GoDoc: `Sort is SortPath (the default: directory order) or SortMTime (newest first, ties in directory order); grep searches files in that order.`,
 		Doc:   "path (default: directory order) or mtime (newest first).",
@@ -232,11 +276,18 @@ var Table = []Option{
 	{Name: "no_ignore", Tools: Both, Kind: Bool,
 		GoDoc: `NoIgnore turns ignore files off: .gitignore, .ignore, .rgignore, .git/info/exclude and a root's RootPolicy.Ignore. A root's deny list always applies.`,
 		Doc:   "Include what .gitignore, .ignore and .rgignore rules ignore.",
-		Flags: []Flag{{Long: "no-ignore", Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"}}},
+		Flags: []Flag{
+			{Long: "no-ignore", Tools: Grep, Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"},
+			{Long: "no-ignore", Short: "I", Tools: Glob, Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"},
+		}},
 	{Name: "hidden", Tools: Both, Kind: Bool, GoType: "*bool",
 		GoDoc: `Hidden set to false leaves hidden files and directories out (names starting with "."). Nil means true: hidden files are looked at, unless the root hides them (RootPolicy.HideHidden).`,
 		Doc:   "Look at hidden files and directories (default true).",
-		Flags: []Flag{{Long: "no-hidden", Value: "false", Help: "leave out hidden files and directories (by default they are searched)"}}},
+		Flags: []Flag{
+			{Long: "no-hidden", Value: "false", Help: "leave out hidden files and directories (by default they are searched)"},
+			{Long: "hidden", Value: "true", Tools: Grep, Help: "search hidden files and directories (the default; as rg --hidden)"},
+			{Long: "hidden", Short: "H", Value: "true", Tools: Glob, Help: "look at hidden files and directories (the default; as fd -H)"},
+		}},
 	{Name: "offset", Tools: Both, Kind: Int, Min: 0, Max: protocol.MaxResultsCeiling,
 		GoDoc: `Offset skips the first results (lines in ModeContent, files otherwise), for paging: a truncated answer gives the offset of the next page (NextOffset), and the same call with it continues exactly where the last one stopped.`,
 		Doc:   "Skip this many results, to page: a truncation notice gives the next offset (offset: 100 after the first 100).",

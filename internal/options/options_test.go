@@ -36,6 +36,9 @@ func TestTable(t *testing.T) {
 				t.Errorf("%s: %s: default %q is not JSON", options.Names[tool], o.Name, o.CLIDefault)
 			}
 			for _, f := range o.Flags {
+				if !f.For(tool, o) {
+					continue
+				}
 				for _, k := range []string{"--" + f.Long, "-" + f.Short} {
 					if k == "-" {
 						continue

@@ -35,6 +35,7 @@ type call struct {
 	maxEntries int64
 	maxBytes   int64
 	maxSize    int64
+	maxText    int           // the longest line an item carries whole
 	maxOutput  int64         // bytes of item lines; 0: no bound
 	progress   time.Duration // between progress lines; 0: none
 	progressAt time.Time     // when the next one is due
@@ -64,7 +65,7 @@ type call struct {
 // handle runs one request line (tooLong: a line over MaxLineBytes, already
 // discarded) and returns the call, ready to finish.
 func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bufio.Writer) *call {
-	c := &call{enc: enc, bw: bw, now: s.now, maxSize: protocol.DefaultMaxFileSize}
+	c := &call{enc: enc, bw: bw, now: s.now, maxSize: protocol.DefaultMaxFileSize, maxText: protocol.DefaultMaxTextBytes}
 	c.meter = meter.New(c.checkClock)
 	if tooLong {
 		c.err = protocol.ErrLineTooLong()
@@ -77,7 +78,7 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		return c
 	}
 	if l := req.Limits; l != nil {
-		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 || l.MaxOutputBytes < 0 {
+		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 || l.MaxOutputBytes < 0 || l.MaxTextBytes < 0 {
 			c.err = protocol.NewError(protocol.CodeInvalidArgument, "limits must not be negative")
 			return c
 		}
@@ -96,6 +97,9 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		}
 		if l.MaxFileSize > 0 {
 			c.maxSize = l.MaxFileSize
+		}
+		if l.MaxTextBytes > 0 {
+			c.maxText = int(min(l.MaxTextBytes, 1<<40))
 		}
 	}
 	c.policy = req.Policy
@@ -278,12 +282,18 @@ func (c *call) problem(display string, err error) error {
 		return err
 	}
 	c.done.Skipped.Unreadable++
+	return c.record(display, protocol.SkippedUnreadable, errnoText(err))
+}
+
+// record sends a problem record, unless maxProblemLines were sent (the
+// caller counts it in Skipped either way).
+func (c *call) record(display, code, message string) error {
 	if c.problems >= maxProblemLines {
 		return nil
 	}
 	c.problems++
 	return c.write(&protocol.Line{ID: c.id, Problem: &protocol.Problem{
-		Path: protocol.Data(display), Code: protocol.SkippedUnreadable, Message: errnoText(err),
+		Path: protocol.Data(display), Code: code, Message: message,
 	}})
 }
 

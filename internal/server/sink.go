@@ -71,7 +71,12 @@ type sink struct {
 	// its text (rg -M).
 	maxColumns int
 
+	// text: a NUL byte does not make a file binary (rg -a).
+	text bool
+
 	path  protocol.Data
+	data  []byte // the file's text, looked at for a NUL at the first match
+	nulAt int    // where data has a NUL past the first BinarySniffBytes; -1: none
 	count int
 	last  int // the line number of the file's last result sent
 	err   error
@@ -84,9 +89,26 @@ type heldLine struct {
 	line   []byte
 }
 
-// start readies the sink for a file.
-func (s *sink) start(path protocol.Data) {
-	s.path, s.count, s.last, s.held = path, 0, 0, s.held[:0]
+// start readies the sink for a file of text data.
+func (s *sink) start(path protocol.Data, data []byte) {
+	s.path, s.data, s.nulAt, s.count, s.last, s.held = path, data, -1, 0, 0, s.held[:0]
+}
+
+// binary looks, at a file's first match, for a NUL byte past the first
+// BinarySniffBytes (the reader looked at those): a NUL anywhere makes a
+// file binary, as in rg, and one with no match need not be looked at. It
+// reports whether one was found, before anything of the file was sent.
+func (s *sink) binary() bool {
+	if s.data == nil || s.text {
+		return false
+	}
+	rest := s.data[min(len(s.data), protocol.BinarySniffBytes):]
+	s.data = nil
+	if i := bytes.IndexByte(rest, 0); i >= 0 {
+		s.nulAt = protocol.BinarySniffBytes + i
+		return true
+	}
+	return false
 }
 
 // finish ends a file: count modes send its count.
@@ -99,6 +121,9 @@ func (s *sink) finish() error {
 
 // Matched implements search.Sink.
 func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool {
+	if s.binary() {
+		return false
+	}
 	switch s.mode {
 	case protocol.ModeFiles:
 		s.err = s.c.emit(&protocol.Item{Path: s.path})
@@ -179,7 +204,7 @@ func (s *sink) line(it *protocol.Item, line []byte, spans [][2]int) *protocol.It
 	if s.maxColumns > 0 && len(bytes.TrimSuffix(line, []byte{'\r'})) > s.maxColumns {
 		return it
 	}
-	text, subs := snippetSpans(line, spans)
+	text, subs := snippetSpans(line, spans, s.c.maxText)
 	d := protocol.Data(text)
 	it.Text, it.Submatches = &d, subs
 	return it
@@ -189,13 +214,13 @@ func (s *sink) line(it *protocol.Item, line []byte, spans [][2]int) *protocol.It
 // '\r' that ends it, cut to a window around the first match when it is
 // long (snippet), and its matches' spans moved to where they are in that
 // text (clipped to it; those outside it dropped).
-func snippetSpans(line []byte, spans [][2]int) (string, []protocol.Span) {
+func snippetSpans(line []byte, spans [][2]int, width int) (string, []protocol.Span) {
 	line = bytes.TrimSuffix(line, []byte{'\r'})
 	col := 0
 	if len(spans) > 0 {
 		col = spans[0][0]
 	}
-	text, from, to := snippet(line, col)
+	text, from, to := snippet(line, col, width)
 	var subs []protocol.Span
 	shift := 0
 	if from > 0 {

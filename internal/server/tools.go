@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"path"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/internal/match"
@@ -69,43 +71,69 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		return
 	}
 	g.Meter = c.meter
-	var exclude *match.Filter
+	kinds, perr := entryKinds(a)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	// The glob filter (grep's -g), then the exclusions, which win.
+	filter, perr := s.globArgs(a.Glob, sc, false, c.meter)
+	if perr != nil {
+		c.err = perr
+		return
+	}
 	if len(a.Exclude) > 0 {
 		ex := make([]string, len(a.Exclude))
 		for i, e := range a.Exclude {
 			ex[i] = "!" + strings.TrimPrefix(e, "!")
 		}
-		if exclude, c.err = s.globArgs(ex, sc, a.CaseInsensitive, c.meter); c.err != nil {
+		exclude, perr := s.globArgs(ex, sc, a.CaseInsensitive, c.meter)
+		if perr != nil {
+			c.err = perr
 			return
 		}
+		filter = filter.Then(exclude)
 	}
-	wh, perr := s.newWhich(c, sc, globPick(a), exclude, false, policy(c.policy, sc.root.Name))
+	wh, perr := s.newWhich(c, sc, globPick(a), filter, false, policy(c.policy, sc.root.Name))
 	if perr != nil {
 		c.err = perr
 		return
 	}
 	c.started = true
 	out := c.sorted(a.Sort, sc.tree)
-	matches := func(rel string) bool {
-		if g.Match(rel) {
-			return true
+	var since int64 // changed_within: the oldest modification time taken
+	if a.ChangedWithin > 0 {
+		since = s.now().Add(-time.Duration(a.ChangedWithin) * time.Second).UnixNano()
+	}
+	matches := func(rel, tpath string) bool {
+		ok := g.Match(rel)
+		if !ok {
+			alt := wh.rootRel(rel)
+			ok = alt != rel && strings.Contains(pattern, "/") && g.Match(alt)
 		}
-		alt := wh.rootRel(rel)
-		return alt != rel && strings.Contains(pattern, "/") && g.Match(alt)
+		return ok && (since == 0 || mtime(sc.tree, tpath) >= since)
 	}
 	w := wh.walker()
 	w.File = func(rel, tpath string) error {
-		if !matches(rel) {
+		if !kinds.file || !matches(rel, tpath) {
 			return nil
 		}
 		return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, tpath)
 	}
-	if a.IncludeDirs {
+	if kinds.dir {
 		w.Dir = func(rel, tpath string) error {
-			if !matches(rel) {
+			if !matches(rel, tpath) {
 				return nil
 			}
 			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel) + "/")}, tpath)
+		}
+	}
+	if kinds.link {
+		w.Link = func(rel, tpath string) error {
+			if !matches(rel, tpath) {
+				return nil
+			}
+			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, tpath)
 		}
 	}
 	err = sc.walk(w)
@@ -116,11 +144,32 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 	c.end(err, w)
 	if c.done.Truncated {
 		one, many := "file matches", "files match"
-		if a.IncludeDirs {
+		if kinds.dir || kinds.link {
 			one, many = "path matches", "paths match"
 		}
 		c.narrow(one+" "+match.Quote(a.Pattern), many+" "+match.Quote(a.Pattern), sc.label(), "narrow the pattern or the path")
 	}
+}
+
+// kinds are the kinds of entries a glob finds.
+type kinds struct{ file, dir, link bool }
+
+// entryKinds reads entry_type and include_dirs.
+func entryKinds(a *protocol.GlobArgs) (kinds, *protocol.Error) {
+	k := kinds{file: len(a.EntryType) == 0, dir: a.IncludeDirs}
+	for _, t := range a.EntryType {
+		switch t {
+		case "file":
+			k.file = true
+		case "directory":
+			k.dir = true
+		case "symlink":
+			k.link = true
+		default:
+			return k, protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("entry_type %s, want file, directory or symlink", match.Quote(t)))
+		}
+	}
+	return k, nil
 }
 
 func (s *Server) grep(c *call, a *protocol.GrepArgs) {
@@ -138,12 +187,14 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = patternError(err)
 		return
 	}
-	if _, err := match.CompileFilter(a.Glob, false, c.meter); err != nil {
-		c.err = patternError(err)
-		if c.meter.Err() != nil {
-			c.err = protocol.AsError(c.meter.Err())
+	for _, globs := range []protocol.Strings{a.Glob, a.Iglob} {
+		if _, err := match.CompileFilter(globs, false, c.meter); err != nil {
+			c.err = patternError(err)
+			if c.meter.Err() != nil {
+				c.err = protocol.AsError(c.meter.Err())
+			}
+			return
 		}
-		return
 	}
 	sc, ok := s.begin(c, a.MaxResults, a.Path, grepPick(a))
 	if !ok {
@@ -158,6 +209,12 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = perr
 		return
 	}
+	ifilter, perr := s.globArgs(a.Iglob, sc, true, c.meter)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	filter = filter.Then(ifilter)
 	wh, perr := s.newWhich(c, sc, grepPick(a), filter, true, policy(c.policy, sc.root.Name))
 	if perr != nil {
 		c.err = perr
@@ -169,7 +226,11 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
 	c.groups = a.Context > 0 || a.BeforeContext > 0 || a.AfterContext > 0
-	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline}
+	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline, text: a.Text}
+	sniff := protocol.BinarySniffBytes
+	if a.Text {
+		sniff = 0
+	}
 	if !a.OnlyMatching { // a match alone is never a long line, as rg -o -M
 		sink.maxColumns = a.MaxColumns
 	}
@@ -177,7 +238,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		if !utf8.ValidString(path.Base(rel)) {
 			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
 		}
-		data, n, err := r.Read(sc.tree, tpath, c.maxSize, protocol.BinarySniffBytes, c.meter)
+		data, n, err := r.Read(sc.tree, tpath, c.maxSize, sniff, c.meter)
 		c.done.Stats.FilesRead++
 		if berr := c.addBytes(n); berr != nil {
 			return berr
@@ -200,9 +261,14 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		// A UTF-8 byte order mark is not text of line 1: skipped, as
 		// ripgrep does, so ^ matches there and no snippet carries it.
 		data = bytes.TrimPrefix(data, utf8BOM)
-		sink.start(protocol.Data(sc.display(rel)))
+		sink.start(protocol.Data(sc.display(rel)), data)
 		if err := s.searcher.Search(data, m, so, c.meter, sink); err != nil {
 			return err
+		}
+		if sink.nulAt >= 0 {
+			c.done.Skipped.Binary++
+			return c.record(sc.display(rel), protocol.SkippedBinary, fmt.Sprintf(
+				"binary: a NUL byte at offset %d (past the first %d bytes), so not searched; as text, it is (text: true, rg -a)", sink.nulAt, protocol.BinarySniffBytes))
 		}
 		return sink.finish()
 	}

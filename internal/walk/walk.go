@@ -63,6 +63,9 @@ type Walker struct {
 	// Dir, if set, receives each directory below the root that is not
 	// left out, before its contents, as File does files.
 	Dir func(rel, tpath string) error
+	// Link, if set, receives each symbolic link not left out, as File does
+	// files (never followed); unset, links are only counted (Symlink).
+	Link func(rel, tpath string) error
 	// Problem receives a directory that could not be read. A non-nil
 	// return ends the walk with that error; nil goes on with the next entry.
 	Problem func(rel string, err error) error
@@ -190,7 +193,13 @@ func (w *Walker) dir(tpath, rel string, depth int) error {
 				return err
 			}
 		case TypeSymlink:
-			w.Symlink++
+			if w.Link == nil {
+				w.Symlink++
+				continue
+			}
+			if err := w.Link(childRel, childPath); err != nil {
+				return err
+			}
 		default:
 			w.Special++
 		}

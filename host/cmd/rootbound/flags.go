@@ -3,9 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
 
 	flag "github.com/spf13/pflag"
 
@@ -28,6 +32,9 @@ func bindOptions(fs *flag.FlagSet, tool options.Tool) *values {
 	v := &values{tool: tool, set: map[string]any{}}
 	for _, o := range options.For(tool) {
 		for _, f := range o.Flags {
+			if !f.For(tool, o) {
+				continue
+			}
 			fv := &flagValue{v: v, o: o, f: f}
 			pf := fs.VarPF(fv, f.Long, f.Short, f.Help)
 			if !f.TakesArg(o) {
@@ -115,6 +122,21 @@ func flagHelp(fs *flag.FlagSet) string {
 
 func (fv *flagValue) Set(s string) error {
 	o, f, set := fv.o, fv.f, fv.v.set
+	if f.Map != nil {
+		v, ok := f.Map[s]
+		if !ok {
+			keys := slices.Sorted(maps.Keys(f.Map))
+			return fmt.Errorf("want one of %s, not %q", strings.Join(keys, ", "), s)
+		}
+		s = v
+	}
+	if f.Duration {
+		d, err := parseDuration(s)
+		if err != nil {
+			return err
+		}
+		s = strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10)
+	}
 	switch {
 	case f.Value != "" && o.Kind == options.Bool:
 		set[o.Name] = f.Value == "true"
@@ -141,4 +163,28 @@ func (fv *flagValue) Set(s string) error {
 		set[o.Name] = s
 	}
 	return nil
+}
+
+// parseDuration reads a length of time as fd does ("10min", "2h", "3d",
+// "1w", "2weeks", "90s") or as Go does ("1h30m").
+func parseDuration(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	num := strings.TrimRightFunc(s, unicode.IsLetter)
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	unit, ok := durationUnits[strings.ToLower(strings.TrimSpace(s[len(num):]))]
+	if err != nil || !ok || n <= 0 {
+		return 0, fmt.Errorf("want a length of time such as 10min, 2h, 3d or 1w, not %q", s)
+	}
+	return time.Duration(n * float64(unit)), nil
+}
+
+var durationUnits = map[string]time.Duration{
+	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
+	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hr": time.Hour, "hrs": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
+	"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour, "y": 365 * 24 * time.Hour, "year": 365 * 24 * time.Hour, "years": 365 * 24 * time.Hour,
 }

@@ -110,7 +110,7 @@ func TestGrepOptionsAgreeWithRipgrep(t *testing.T) {
 			if tt.dir != "" {
 				path = filepath.Join(root, filepath.FromSlash(tt.dir))
 			}
-			ours := append([]string{"grep"}, tt.flags...)
+			ours := append([]string{"grep", "-n", "-H"}, tt.flags...)
 			theirs := []string{"--no-config", "--hidden", "--no-require-git", "-g", "!.git", "--sort", "path", "-n", "-H",
 				"--no-heading", "--color", "never", "--max-filesize", "8M"}
 			for _, f := range tt.flags {

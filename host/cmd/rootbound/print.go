@@ -2,55 +2,164 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
+	"os"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/internal/printer"
+	"github.com/rootbound/rootbound/host/internal/rootfs"
 )
 
-// output writes results as rg and fd do (package printer, in the
-// command's words), buffered, and flushed at the first result and then at
-// least every flushEvery, so output shows while a long search runs.
+// output writes results as rg and fd do (package printer, in a Style),
+// buffered, and flushed at the first result and then at least every
+// flushEvery, so output shows while a long search runs. It counts what
+// --stats reports.
 type output struct {
-	w      *bufio.Writer
-	prefix string
-	found  int // results (context lines are not)
-	last   time.Time
+	w     *bufio.Writer
+	lines printer.Lines
+	quiet bool // -q: print nothing, stop at the first result
+	quit  bool // a result came under -q
+	last  time.Time
+	start time.Time
+
+	found    int // results (context lines are not)
+	matches  int // matches in the lines printed
+	files    int // files with results
+	printed  int64
+	lastFile string
 }
 
 const flushEvery = 100 * time.Millisecond
 
-func newOutput(stdout io.Writer, prefix string) *output {
-	return &output{w: bufio.NewWriterSize(stdout, 64<<10), prefix: prefix}
+// errQuiet stops a call at its first result under -q.
+var errQuiet = errors.New("a result was found (-q)")
+
+func newOutput(stdout io.Writer, style printer.Style) *output {
+	o := &output{start: time.Now()}
+	o.w = bufio.NewWriterSize(countWriter{stdout, &o.printed}, 64<<10)
+	o.lines = printer.Lines{W: o.w, Style: style}
+	return o
 }
 
-func (p *output) item(it host.Item) error {
+func (o *output) item(it host.Item) error {
 	if !it.Context {
-		p.found++
+		o.found++
+		o.matches += max(1, len(it.Submatches))
+		if string(it.Path) != o.lastFile {
+			o.files++
+			o.lastFile = string(it.Path)
+		}
 	}
-	printer.WriteItem(p.w, p.prefix, printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
+	if o.quiet {
+		o.quit = true
+		return errQuiet
+	}
+	spans := make([][2]int, len(it.Submatches))
+	for i, sp := range it.Submatches {
+		spans[i] = [2]int{sp.Start, sp.End}
+	}
+	o.lines.Write(printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text), Spans: spans,
 		Break: it.Break, Context: it.Context, Count: it.Count})
-	if now := time.Now(); p.found == 1 || now.Sub(p.last) >= flushEvery {
-		p.last = now
-		return p.w.Flush()
+	if now := time.Now(); o.found == 1 || now.Sub(o.last) >= flushEvery {
+		o.last = now
+		return o.w.Flush()
 	}
 	return nil
 }
 
-// finish prints, on stderr, what the call says besides its results
+func (o *output) flush() { _ = o.w.Flush() }
+
+// problems prints, on stderr, what a call says whatever it found
 // (printer.Notices).
-func (p *output) finish(stderr io.Writer, res *host.Result, maxSizeMiB int) {
-	_ = p.w.Flush()
+func (o *output) problems(stderr io.Writer, res *host.Result) {
+	o.flush()
+	if o.quit {
+		return
+	}
 	problems := make([]printer.Problem, len(res.Problems))
 	for i, pr := range res.Problems {
 		problems[i] = printer.Problem{Path: string(pr.Path), Message: pr.Message}
 	}
 	d := res.Done
-	e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated,
-		Skipped: printer.Skipped(d.Skipped), IgnoredBy: d.IgnoredBy}
+	e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated, IgnoredBy: d.IgnoredBy}
 	if d.Error != nil {
 		e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
 	}
-	printer.Notices(stderr, p.prefix, problems, e, maxSizeMiB)
+	printer.Notices(stderr, o.lines.Prefix, problems, e)
+}
+
+// runTotals adds up the calls of one command (one per PATH).
+type runTotals struct {
+	skipped          printer.Skipped
+	files, filesRead int64
+	bytesRead        int64
+}
+
+func (t *runTotals) add(res *host.Result) {
+	s := res.Done.Skipped
+	t.skipped.Binary += s.Binary
+	t.skipped.TooLarge += s.TooLarge
+	t.skipped.Unreadable += s.Unreadable
+	t.skipped.Symlink += s.Symlink
+	t.skipped.Special += s.Special
+	t.skipped.Ignored += s.Ignored
+	t.skipped.Hidden += s.Hidden
+	t.skipped.Denied += s.Denied
+	t.files += res.Done.Stats.Files
+	t.filesRead += res.Done.Stats.FilesRead
+	t.bytesRead += res.Done.Stats.BytesRead
+}
+
+// notices says on stderr what was left out and why, when asked (nothing
+// was found, or --stats): an empty answer is never unexplained.
+func (t *runTotals) notices(stderr io.Writer, asked bool, maxSizeMiB int) {
+	if asked {
+		printer.LeftOutLines(stderr, "rootbound: ", t.skipped, maxSizeMiB)
+	}
+}
+
+// printStats prints rg's --stats lines after the results, then what was
+// left out and why.
+func (c *commandFlags) printStats(w io.Writer, o *output, t runTotals) {
+	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds\n",
+		o.matches, o.found, o.files, t.filesRead, o.printed, t.bytesRead, time.Since(o.start).Seconds())
+}
+
+// countWriter counts what goes through it.
+type countWriter struct {
+	w io.Writer
+	n *int64
+}
+
+func (c countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	*c.n += int64(n)
+	return n, err
+}
+
+// isTerminal reports whether w is a terminal, where rg and fd print
+// headings, line numbers and colours by default.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// executables passes on, of the files a glob finds below root, those
+// with an execute bit (fd -t x): the module sees no permission bits, so
+// the host looks, through the root's directory and without following a
+// link at any component (package rootfs).
+func executables(dir *rootfs.Dir, each func(host.Item) error) func(host.Item) error {
+	fsys := rootfs.New(dir, nil)
+	return func(it host.Item) error {
+		st, errno := fsys.Lstat(string(it.Path))
+		if errno != 0 || !st.Mode.IsRegular() || st.Mode.Perm()&0o111 == 0 {
+			return nil
+		}
+		return each(it)
+	}
 }

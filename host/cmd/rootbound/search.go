@@ -10,27 +10,71 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/internal/escape"
+	"github.com/rootbound/rootbound/host/internal/printer"
+	"github.com/rootbound/rootbound/host/internal/rootfs"
 	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
 
 // commandFlags are the flags of glob and grep that are the command's own,
-// not options of a call (those come from the table in internal/options).
+// not options of a call (those come from the table in internal/options):
+// how it prints, as rg and fd print, and what it reads.
 type commandFlags struct {
 	json                           bool
 	timeout                        time.Duration
 	maxSizeMiB                     int
 	typeList                       bool
 	noIgnoreParent, noIgnoreGlobal bool
-	regexps                        []string // grep -e
+	unrestricted                   int // -u, -uu, -uuu
+	threads                        int // -j: accepted; one call uses one instance for now
+	follow                         bool
+	quiet, stats, null             bool
+	color                          string
+
+	// grep
+	regexps                      []string // -e
+	files                        bool     // --files
+	lineNumbers, filename, heads tri      // -n/-N, -H/-I, --heading/--no-heading
+	column, vimgrep, pretty      bool
+
+	// glob
+	absolute   bool     // -a
+	extensions []string // -e
 }
 
-// search runs glob or grep.
+// tri is a flag that two flags set, the last one given winning (-n, -N).
+type tri struct{ set, on bool }
+
+type triFlag struct {
+	t  *tri
+	on bool
+}
+
+func (f triFlag) String() string   { return "" }
+func (f triFlag) Type() string     { return "bool" }
+func (f triFlag) Set(string) error { *f.t = tri{set: true, on: f.on}; return nil }
+
+func (t tri) or(def bool) bool {
+	if t.set {
+		return t.on
+	}
+	return def
+}
+
+func boolPair(fs *flag.FlagSet, t *tri, long, short, offLong, offShort, help, offHelp string) {
+	fs.VarPF(triFlag{t, true}, long, short, help).NoOptDefVal = "true"
+	fs.VarPF(triFlag{t, false}, offLong, offShort, offHelp).NoOptDefVal = "true"
+}
+
+// search runs glob or grep over one or more PATHs.
 func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("rootbound " + tool)
 	t := options.Glob
@@ -45,13 +89,41 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.typeList, "type-list", false, "list the file types and their globs, and exit")
 	fs.BoolVar(&c.noIgnoreParent, "no-ignore-parent", false, "do not apply ignore files of the directories above PATH")
 	fs.BoolVar(&c.noIgnoreGlobal, "no-ignore-global", false, "do not apply the global excludes (git's core.excludesFile)")
-	fs.BoolP("hidden", "H", true, "search hidden files and directories (the default; accepted for rg and fd compatibility)")
+	fs.CountVarP(&c.unrestricted, "unrestricted", "u", "-u: --no-ignore; -uu: and hidden files (searched anyway); -uuu: and binary files as text (grep)")
+	fs.IntVarP(&c.threads, "threads", "j", 0, "accepted, for rg and fd: a call runs on one instance for now")
+	fs.BoolVarP(&c.follow, "follow", "L", false, "refused: symbolic links are never followed")
+	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first result, 1 if there is none")
 	if tool == "grep" {
-		fs.BoolP("line-number", "n", true, "show line numbers (always on; accepted for rg compatibility)")
+		fs.StringVar(&c.color, "color", "auto", "`WHEN`: never, auto (on a terminal) or always")
+		fs.BoolVarP(&c.pretty, "pretty", "p", false, "--color always --heading -n")
+		for _, name := range []string{"no-config", "no-require-git", "multiline-dotall"} {
+			fs.Bool(name, false, "accepted, for rg: rootbound reads no configuration, applies .gitignore outside git repositories too, and -U always lets . match a newline")
+		}
+		fs.BoolVar(&c.stats, "stats", false, "after the results, print what was searched and what was left out, and why")
 		fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "a `PATTERN` to search for; repeat it (any may match); PATTERN is then not given")
+		fs.BoolVar(&c.files, "files", false, "list the files that would be searched, and search none (no PATTERN)")
+		boolPair(fs, &c.lineNumbers, "line-number", "n", "no-line-number", "N", "print line numbers (the default on a terminal)", "print no line numbers")
+		boolPair(fs, &c.filename, "with-filename", "H", "no-filename", "I", "print the path of each line (the default unless PATH is one file)", "print no paths")
+		boolPair(fs, &c.heads, "heading", "", "no-heading", "", "print each file's path above its lines (the default on a terminal)", "print the path on every line")
+		fs.BoolVar(&c.column, "column", false, "print the column of each line's first match (implies -n)")
+		fs.BoolVar(&c.vimgrep, "vimgrep", false, "print each match as path:line:column:text, a line per match")
+		fs.BoolVarP(&c.null, "null", "0", false, "follow each path with a NUL byte")
+	} else {
+		fs.StringVarP(&c.color, "color", "c", "auto", "`WHEN`: never, auto or always (accepted, for fd: paths are not coloured)")
+		fs.BoolVarP(&c.absolute, "absolute-path", "a", false, "print absolute paths")
+		fs.StringArrayVarP(&c.extensions, "extension", "e", nil, "only files with this extension, in any case (fd -e); repeat it; PATTERN may then be left out")
+		fs.BoolVarP(&c.null, "print0", "0", false, "end each path with a NUL byte, not a newline")
+		fs.BoolP("glob", "g", true, "accepted, for fd: patterns are globs")
+		fs.Lookup("glob").NoOptDefVal = "true"
+		fs.BoolP("case-sensitive", "s", true, "accepted, for fd: case counts unless -i")
+		fs.Lookup("case-sensitive").NoOptDefVal = "true"
 	}
-	if done, code := parse(fs, args, "usage: rootbound "+tool+" [flags] PATTERN [PATH]\n", stdout, stderr); done {
+	if done, code := parseSearch(fs, tool, args, stdout, stderr); done {
 		return code
+	}
+	if c.follow {
+		fmt.Fprintf(stderr, "rootbound %s: -L/--follow is refused: symbolic links are never followed, at any component of any path (a link is counted, never read through)\n", tool)
+		return 2
 	}
 	if c.typeList {
 		for _, name := range host.TypeNames() {
@@ -59,34 +131,31 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	pos := fs.Args()
-	if len(c.regexps) > 0 {
-		// As rg: with -e, the argument is the path (one, for now).
-		pos = append([]string{c.regexps[0]}, pos...)
+	if c.pretty {
+		c.color, c.heads, c.lineNumbers = "always", tri{set: true, on: true}, tri{set: true, on: true}
 	}
-	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH] (or -e PATTERN ... [PATH])\n", tool)
+	if c.color != "never" && c.color != "auto" && c.color != "always" {
+		fmt.Fprintf(stderr, "rootbound %s: --color %q, want never, auto or always\n", tool, c.color)
 		return 2
 	}
-	root, file, prefix, err := target(pos)
-	if err != nil {
-		fmt.Fprintln(stderr, "rootbound:", err)
+	pattern, paths, ok := c.positional(tool, fs.Args(), stderr)
+	if !ok {
 		return 2
 	}
-	raw, err := vals.Args(pos[0], file)
+	raw, err := vals.Args(pattern, "")
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
 	var glob host.GlobArgs
 	var grep host.GrepArgs
+	executable := false
 	if tool == "glob" {
 		err = json.Unmarshal(raw, &glob)
+		executable = c.globArgs(&glob)
 	} else {
 		err = json.Unmarshal(raw, &grep)
-		if len(c.regexps) > 1 {
-			grep.Patterns = c.regexps[1:]
-		}
+		c.grepArgs(&grep)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
@@ -96,48 +165,289 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rootbound %s: --max-results %d, want 1 to %d (the default is everything)\n", tool, max, protocol.MaxResultsCeiling)
 		return 2
 	}
+	if c.files {
+		// rg --files: what grep would search, listed, as a glob of every
+		// file through grep's filters.
+		tool, glob = "glob", host.GlobArgs{Pattern: "*", Glob: append(grep.Glob, anyCaseAll(grep.Iglob)...), Type: grep.Type, TypeNot: grep.TypeNot,
+			Sort: grep.Sort, MaxDepth: grep.MaxDepth, NoIgnore: grep.NoIgnore, Hidden: grep.Hidden, MaxResults: grep.MaxResults, Offset: grep.Offset}
+	}
+	if (c.column || c.vimgrep) && grep.OnlyMatching {
+		fmt.Fprintf(stderr, "rootbound grep: --column and --vimgrep do not go with -o here: a match alone carries no column\n")
+		return 2
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	maxSize := int64(c.maxSizeMiB) << 20
-	r, code := c.runner(ctx, root, glob.NoIgnore || grep.NoIgnore, maxSize, stderr)
-	if r == nil {
+	tty := isTerminal(stdout)
+	single := len(paths) == 1 && paths[0].file != ""
+	style := printer.Style{
+		Filename: c.filename.or(!single),
+		Heading:  c.heads.or(tty) && !c.vimgrep,
+		Column:   c.column, Vimgrep: c.vimgrep,
+		LineNumbers: c.lineNumbers.or(tty) || c.column || c.vimgrep,
+		Color:       c.color == "always" || c.color == "auto" && tty,
+		Null:        c.null,
+	}
+	if tool == "glob" || c.files {
+		style = printer.Style{Filename: true, Null: c.null}
+	}
+	out := newOutput(stdout, style)
+	out.quiet = c.quiet
+	var total runTotals
+	code := 1
+	for _, p := range paths {
+		glob.Path, grep.Path = p.file, p.file
+		out.lines.Prefix = p.prefix
+		if tool == "glob" && c.null && p.prefix == "" {
+			out.lines.Prefix = "./" // as fd -0 prints the current directory's entries
+		}
+		if c.absolute {
+			out.lines.Prefix = p.absolute
+		}
+		r, rc := c.runner(ctx, p.root, glob.NoIgnore || grep.NoIgnore, stderr)
+		if r == nil {
+			code = 2
+			continue
+		}
+		var res *host.Result
+		switch {
+		case c.json:
+			rc = searchJSON(ctx, r, tool, glob, grep, c.timeout, int64(c.maxSizeMiB)<<20, stdout, stderr)
+			r.Close(context.Background())
+			code = worse(code, rc)
+			continue
+		case tool == "glob":
+			each := out.item
+			if executable {
+				dir, err := rootfs.OpenDir(p.root)
+				if err != nil {
+					fmt.Fprintln(stderr, "rootbound:", err)
+					code = 2
+					continue
+				}
+				defer dir.Close()
+				each = executables(dir, out.item)
+			}
+			res, _ = r.GlobEach(ctx, glob, each)
+		default:
+			res, _ = r.GrepEach(ctx, grep, out.item)
+		}
+		r.Close(context.Background())
+		total.add(res)
+		out.problems(stderr, res)
+		if out.quit {
+			return 0
+		}
+		switch {
+		case res.Done.Error != nil, res.Done.Skipped.Unreadable > 0:
+			code = 2
+		case res.Done.Results > 0 && code == 1:
+			code = 0
+		}
+	}
+	if c.json {
 		return code
 	}
-	defer r.Close(context.Background())
+	out.flush()
+	if out.found == 0 && code != 2 {
+		code = 1
+	}
+	if c.stats {
+		c.printStats(stdout, out, total)
+	}
+	total.notices(stderr, out.found == 0 || c.stats, c.maxSizeMiB)
+	return code
+}
 
-	if c.json {
-		return searchJSON(ctx, r, tool, glob, grep, c.timeout, maxSize, stdout, stderr)
+// parseSearch parses the flags of glob or grep. A flag rg or fd has and
+// rootbound does not is named as theirs.
+func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io.Writer) (done bool, code int) {
+	if name, desc, ok := foreignFlag(tool, fs, args); ok {
+		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported (rootbound %s --help lists the flags)\n", tool, map[string]string{"grep": "rg", "glob": "fd"}[tool], name, desc, tool)
+		return true, 2
 	}
-	// Results print as they arrive: the first ones show at once, and memory
-	// stays flat however many there are.
-	out := newOutput(stdout, prefix)
-	var res *host.Result
-	if tool == "glob" {
-		res, _ = r.GlobEach(ctx, glob, out.item)
-	} else {
-		res, _ = r.GrepEach(ctx, grep, out.item)
-	}
-	out.finish(stderr, res, c.maxSizeMiB)
+	return parse(fs, args, fmt.Sprintf("usage: rootbound %s [flags] %s\n", tool, map[string]string{
+		"grep": "PATTERN [PATH ...]\n       rootbound grep [flags] -e PATTERN ... [PATH ...]\n       rootbound grep --files [flags] [PATH ...]",
+		"glob": "PATTERN [PATH ...]\n       rootbound glob -e EXT [flags] [PATTERN [PATH ...]]"}[tool]), stdout, stderr)
+}
+
+// target is one PATH: the root directory, the path to search below it
+// ("" for the root itself, a name for a single file), and the prefixes
+// that make result paths read as PATH does (absolute: with -a).
+type target struct {
+	root, file, prefix, absolute string
+}
+
+// positional reads the arguments after the flags: the pattern, and the
+// PATHs (the current directory when none).
+func (c *commandFlags) positional(tool string, args []string, stderr io.Writer) (pattern string, paths []target, ok bool) {
 	switch {
-	case res.Done.Error != nil, res.Done.Skipped.Unreadable > 0:
-		return 2
-	case out.found == 0:
-		return 1
+	case tool == "grep" && c.files:
+		pattern = "x" // none: the PATHs follow
+	case tool == "grep" && len(c.regexps) > 0:
+		pattern = c.regexps[0] // as rg: with -e, the arguments are PATHs
+	case len(args) > 0:
+		pattern, args = args[0], args[1:]
+	case tool == "glob" && len(c.extensions) > 0:
+		pattern = "*"
+	default:
+		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH ...] (rootbound %s --help lists the forms)\n", tool, tool)
+		return "", nil, false
 	}
-	return 0
+	if len(args) == 0 {
+		args = []string{""}
+	}
+	for _, a := range args {
+		p, err := resolveTarget(a)
+		if err != nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			return "", nil, false
+		}
+		paths = append(paths, p)
+	}
+	return pattern, paths, true
+}
+
+// resolveTarget turns a PATH argument ("" for none) into a target.
+func resolveTarget(arg string) (target, error) {
+	if arg == "" {
+		abs, err := filepath.Abs(".")
+		return target{root: ".", absolute: abs + "/"}, err
+	}
+	fi, err := os.Stat(arg)
+	if err != nil {
+		return target{}, err
+	}
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return target{}, err
+	}
+	if fi.IsDir() {
+		return target{root: arg, prefix: strings.TrimSuffix(arg, "/") + "/", absolute: strings.TrimSuffix(abs, "/") + "/"}, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return target{}, fmt.Errorf("%s: neither a directory nor a regular file", arg)
+	}
+	base := filepath.Base(arg)
+	return target{root: filepath.Dir(arg), file: base, prefix: strings.TrimSuffix(arg, base), absolute: strings.TrimSuffix(abs, base)}, nil
+}
+
+// globArgs applies the command's own flags to a glob call; it reports
+// whether only executable files are wanted (fd -t x), which the host
+// decides: the module sees no permission bits.
+func (c *commandFlags) globArgs(a *host.GlobArgs) (executable bool) {
+	for _, ext := range c.extensions {
+		a.Glob = append(a.Glob, "*."+anyCase(strings.TrimPrefix(ext, ".")))
+	}
+	if c.unrestricted > 0 {
+		a.NoIgnore = true
+	}
+	if i := slices.Index(a.EntryType, "executable"); i >= 0 {
+		a.EntryType = slices.Delete(a.EntryType, i, i+1)
+		if !slices.Contains(a.EntryType, "file") {
+			a.EntryType = append(a.EntryType, "file")
+		}
+		executable = len(a.EntryType) == 1
+	}
+	return executable
+}
+
+// grepArgs applies the command's own flags to a grep call.
+func (c *commandFlags) grepArgs(a *host.GrepArgs) {
+	if len(c.regexps) > 1 {
+		a.Patterns = c.regexps[1:]
+	}
+	if c.files {
+		a.OutputMode = protocol.ModeFiles
+	}
+	if c.unrestricted > 0 {
+		a.NoIgnore = true
+	}
+	if c.unrestricted > 2 {
+		a.Text = true
+	}
+}
+
+// anyCase writes a glob that matches s in any letter case: "go" is
+// "[gG][oO]".
+func anyCase(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		lo, up := strings.ToLower(string(r)), strings.ToUpper(string(r))
+		switch {
+		case lo != up:
+			b.WriteString("[" + lo + up + "]")
+		case strings.ContainsRune(`*?[]{}\!,`, r):
+			b.WriteString(`\` + string(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// anyCaseAll writes globs to match in any letter case (rg --iglob).
+func anyCaseAll(globs []string) []string {
+	out := make([]string, len(globs))
+	for i, g := range globs {
+		body, neg := strings.CutPrefix(g, "!")
+		out[i] = anyCaseGlob(body)
+		if neg {
+			out[i] = "!" + out[i]
+		}
+	}
+	return out
+}
+
+// anyCaseGlob makes the letters of a glob match in any case, outside its
+// [classes] (which keep theirs) and escapes.
+func anyCaseGlob(g string) string {
+	var b strings.Builder
+	class, esc := false, false
+	for _, r := range g {
+		lo, up := strings.ToLower(string(r)), strings.ToUpper(string(r))
+		switch {
+		case esc:
+			esc = false
+			b.WriteRune(r)
+		case r == '\\':
+			esc = true
+			b.WriteRune(r)
+		case class:
+			class = r != ']'
+			b.WriteRune(r)
+		case r == '[':
+			class = true
+			b.WriteRune(r)
+		case lo != up:
+			b.WriteString("[" + lo + up + "]")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// worse is the exit status of two runs: an error over anything, something
+// found over nothing.
+func worse(a, b int) int {
+	if a == 2 || b == 2 {
+		return 2
+	}
+	return min(a, b)
 }
 
 // runner starts the runner of a search of root, with the ignore rules
 // from the directories above it (as rg reads them) unless noIgnore. A nil
 // Runner comes with the exit status.
-func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, maxSize int64, stderr io.Writer) (*host.Runner, int) {
+func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, stderr io.Writer) (*host.Runner, int) {
 	// The command streams what it finds, with --json too: no cap on what
-	// one call returns.
+	// one call returns, and lines are printed whole, as rg prints them.
+	maxSize := int64(c.maxSizeMiB) << 20
 	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
-		WithMaxResultBytes(math.MaxInt64)
+		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize))
 	if !noIgnore {
 		outside, err := host.OutsideIgnoreRules(root)
 		if err != nil {
@@ -169,28 +479,6 @@ func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, ma
 		fmt.Fprintln(stderr, "rootbound: warning:", w)
 	}
 	return r, 0
-}
-
-// target turns the PATH argument into a root directory, the path to search
-// below it ("" for the root itself, a name for a single file), and the
-// prefix that makes result paths read as PATH does.
-func target(pos []string) (root, file, prefix string, err error) {
-	if len(pos) < 2 {
-		return ".", "", "", nil
-	}
-	arg := pos[1]
-	fi, err := os.Stat(arg)
-	if err != nil {
-		return "", "", "", err
-	}
-	if fi.IsDir() {
-		return arg, "", strings.TrimSuffix(arg, "/") + "/", nil
-	}
-	if !fi.Mode().IsRegular() {
-		return "", "", "", fmt.Errorf("%s: neither a directory nor a regular file", arg)
-	}
-	base := filepath.Base(arg)
-	return filepath.Dir(arg), base, strings.TrimSuffix(arg, base), nil
 }
 
 // searchJSON runs the call through the protocol and prints its lines as the

@@ -12,6 +12,7 @@ package printer
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/rootbound/rootbound/host/internal/escape"
@@ -22,7 +23,8 @@ type Item struct {
 	Path    string
 	Line    int
 	Text    *string
-	Break   bool // the module marked a break before it: "--" first
+	Spans   [][2]int // where the matches are in Text (colour, --column, --vimgrep)
+	Break   bool     // the module marked a break before it: "--" first
 	Context bool
 	Count   int
 }
@@ -30,30 +32,141 @@ type Item struct {
 // Separator goes between groups of context lines.
 const Separator = "--"
 
-// WriteItem writes it as rg and fd print results: the path, path:N:text,
-// path-N-text for a context line, or path:count, after "--" when the
-// module marked a break. prefix goes before the path (the command's PATH
-// as it was typed).
+// WriteItem writes it as a model reads results (and rg -n -H
+// --no-heading prints them): the path, path:N:text, path-N-text for a
+// context line, or path:count, after "--" when the module marked a break.
+// prefix goes before the path.
 func WriteItem(w io.Writer, prefix string, it Item) {
-	path := escape.Path(prefix + it.Path)
-	switch {
-	case it.Line > 0:
-		if it.Break {
-			fmt.Fprintln(w, Separator)
-		}
-		sep, text := ':', "[Omitted long matching line]" // over max_columns, as rg -M prints it
-		if it.Context {
-			sep, text = '-', "[Omitted long context line]"
-		}
-		if it.Text != nil {
-			text = escape.Line(*it.Text)
-		}
-		fmt.Fprintf(w, "%s%c%d%c%s\n", path, sep, it.Line, sep, text)
-	case it.Count > 0:
-		fmt.Fprintf(w, "%s:%d\n", path, it.Count)
-	default:
-		fmt.Fprintf(w, "%s\n", path)
+	(&Lines{W: w, Prefix: prefix, Style: Style{Filename: true, LineNumbers: true}}).Write(it)
+}
+
+// Style is how results are printed, as rg and fd print them.
+type Style struct {
+	Filename    bool // the path before each line (or above them, Heading)
+	Heading     bool // the path on a line of its own above its lines, a blank line between files (rg --heading)
+	LineNumbers bool // rg -n
+	Column      bool // the column of the first match after the line number (rg --column)
+	Vimgrep     bool // a line per match, path:N:column:text (rg --vimgrep)
+	Color       bool // rg's colours: paths magenta, line numbers green, matches bold red
+	Null        bool // a NUL byte after each path, in place of what follows it (rg -0, fd -0)
+}
+
+// Lines writes items in a Style. It remembers the last path, for headings.
+type Lines struct {
+	W      io.Writer
+	Prefix string // before every path (the command's PATH as typed)
+	Style
+	last  string
+	wrote bool
+}
+
+// rg's colours, as it writes them.
+const (
+	reset     = "\x1b[0m"
+	colorPath = "\x1b[0m\x1b[35m"
+	colorLine = "\x1b[0m\x1b[32m"
+	colorCol  = "\x1b[0m"
+	colorHit  = "\x1b[0m\x1b[1m\x1b[31m"
+)
+
+func (p *Lines) paint(color, s string) string {
+	if !p.Color {
+		return s
 	}
+	return color + s + reset
+}
+
+// Write writes one item.
+func (p *Lines) Write(it Item) {
+	path := p.paint(colorPath, escape.Path(p.Prefix+it.Path))
+	if it.Line == 0 {
+		switch {
+		case p.Null && it.Count > 0:
+			fmt.Fprintf(p.W, "%s\x00%d\n", path, it.Count)
+		case p.Null:
+			fmt.Fprintf(p.W, "%s\x00", path)
+		case it.Count > 0 && p.Filename:
+			fmt.Fprintf(p.W, "%s:%d\n", path, it.Count)
+		case it.Count > 0:
+			fmt.Fprintf(p.W, "%d\n", it.Count)
+		default:
+			fmt.Fprintf(p.W, "%s\n", path)
+		}
+		return
+	}
+	heading := p.Heading && !p.Vimgrep && p.Filename
+	newFile := it.Path != p.last || !p.wrote
+	switch {
+	case heading && newFile:
+		if p.wrote {
+			fmt.Fprintln(p.W)
+		}
+		if p.Null {
+			fmt.Fprintf(p.W, "%s\x00", path)
+		} else {
+			fmt.Fprintln(p.W, path)
+		}
+	case it.Break:
+		fmt.Fprintln(p.W, Separator)
+	}
+	p.last, p.wrote = it.Path, true
+	sep := ":"
+	text := "[Omitted long matching line]" // over max_columns, as rg -M prints it
+	if it.Context {
+		sep, text = "-", "[Omitted long context line]"
+	}
+	var lead strings.Builder
+	if p.Filename && !heading {
+		lead.WriteString(path)
+		if p.Null {
+			lead.WriteByte(0)
+		} else {
+			lead.WriteString(sep)
+		}
+	}
+	if p.LineNumbers || p.Column || p.Vimgrep {
+		lead.WriteString(p.paint(colorLine, strconv.Itoa(it.Line)))
+		lead.WriteString(sep)
+	}
+	if it.Text == nil {
+		fmt.Fprintf(p.W, "%s%s\n", lead.String(), text)
+		return
+	}
+	columns := (p.Column || p.Vimgrep) && !it.Context && len(it.Spans) > 0
+	if p.Vimgrep && columns {
+		for _, sp := range it.Spans {
+			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp[0]+1)), p.text(*it.Text, [][2]int{sp}))
+		}
+		return
+	}
+	if columns {
+		lead.WriteString(p.paint(colorCol, strconv.Itoa(it.Spans[0][0]+1)))
+		lead.WriteString(sep)
+	}
+	spans := it.Spans
+	if it.Context {
+		spans = nil
+	}
+	fmt.Fprintf(p.W, "%s%s\n", lead.String(), p.text(*it.Text, spans))
+}
+
+// text is a line's text, escaped, its matches coloured when colour is on.
+func (p *Lines) text(s string, spans [][2]int) string {
+	if !p.Color || len(spans) == 0 {
+		return escape.Line(s)
+	}
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		if sp[0] < at || sp[1] > len(s) || sp[0] == sp[1] {
+			continue
+		}
+		b.WriteString(escape.Line(s[at:sp[0]]))
+		b.WriteString(colorHit + escape.Line(s[sp[0]:sp[1]]) + reset)
+		at = sp[1]
+	}
+	b.WriteString(escape.Line(s[at:]))
+	return b.String()
 }
 
 // Skipped counts what a call passed over, by reason.
@@ -151,33 +264,52 @@ type End struct {
 	ErrCode, ErrMessage string
 }
 
-// Notices writes what the command says on stderr besides the results, in
-// the Shell's words: the problems, files over the size cap (maxSizeMiB),
-// what ignore files and hidden-file rules left out, a search path that is
+// Notices writes what the command says on stderr after a call besides
+// its results, whatever it found: the problems, a search path that is
 // itself ignored, truncation and how to page, and the error. prefix is the
 // PATH as typed.
-func Notices(w io.Writer, prefix string, problems []Problem, e End, maxSizeMiB int) {
+func Notices(w io.Writer, prefix string, problems []Problem, e End) {
 	for _, p := range problems {
 		fmt.Fprintf(w, "rootbound: %s: %s\n", escape.Path(prefix+p.Path), p.Message)
-	}
-	s := e.Skipped
-	if n := s.TooLarge; n > 0 {
-		fmt.Fprintf(w, "rootbound: %d %s over %d MiB not searched (--max-filesize raises the cap)\n", n, Plural(n, "file", "files"), maxSizeMiB)
-	}
-	if n := s.Ignored; n > 0 {
-		fmt.Fprintf(w, "rootbound: %d %s left out by ignore files (%s)\n", n, Plural(n, "path", "paths"), Shell.NoIgnore)
-	}
-	if n := s.Hidden; n > 0 {
-		fmt.Fprintf(w, "rootbound: %d hidden %s left out\n", n, Plural(n, "path", "paths"))
 	}
 	if e.IgnoredBy != "" {
 		fmt.Fprintf(w, "rootbound: %s is ignored (%s), searched because it was named\n", escape.Path(strings.TrimSuffix(prefix, "/")), escape.Line(e.IgnoredBy))
 	}
 	if e.Truncated {
-		fmt.Fprintf(w, "rootbound: truncated at %d results: narrow the pattern or the path, raise --max-results, or pass "+Shell.Offset+" for the next page\n",
-			e.Results, e.NextOffset)
+		fmt.Fprintf(w, "rootbound: truncated at %s: narrow the pattern or the path, raise --max-results, or pass "+Shell.Offset+" for the next page\n",
+			Count(int64(e.Results), "1 result", "results"), e.NextOffset)
 	}
 	if e.ErrCode != "" {
 		fmt.Fprintf(w, "rootbound: %s: %s\n", e.ErrCode, e.ErrMessage)
+	}
+}
+
+// LeftOutLines writes, a line each, what a search passed over and why, in
+// the Shell's words, as the command says it when nothing was found (so an
+// empty answer is never unexplained) or with --stats: files over the size
+// cap (maxSizeMiB), binary files, what ignore files and hidden-file rules
+// left out, links, special files. lead starts each line ("rootbound: " on
+// stderr).
+func LeftOutLines(w io.Writer, lead string, s Skipped, maxSizeMiB int) {
+	if n := s.TooLarge; n > 0 {
+		fmt.Fprintf(w, "%s%d %s over %d MiB not searched (--max-filesize raises the cap)\n", lead, n, Plural(n, "file", "files"), maxSizeMiB)
+	}
+	if n := s.Binary; n > 0 {
+		fmt.Fprintf(w, "%s%d binary %s not searched (-a searches them as text)\n", lead, n, Plural(n, "file", "files"))
+	}
+	if n := s.Ignored; n > 0 {
+		fmt.Fprintf(w, "%s%d %s left out by ignore files (%s)\n", lead, n, Plural(n, "path", "paths"), Shell.NoIgnore)
+	}
+	if n := s.Hidden; n > 0 {
+		fmt.Fprintf(w, "%s%d hidden %s left out\n", lead, n, Plural(n, "path", "paths"))
+	}
+	if n := s.Denied; n > 0 {
+		fmt.Fprintf(w, "%s%d %s denied by the root's policy\n", lead, n, Plural(n, "path", "paths"))
+	}
+	if n := s.Symlink; n > 0 {
+		fmt.Fprintf(w, "%s%d symbolic %s not followed\n", lead, n, Plural(n, "link", "links"))
+	}
+	if n := s.Special; n > 0 {
+		fmt.Fprintf(w, "%s%d special %s (FIFOs, sockets, devices) not read\n", lead, n, Plural(n, "file", "files"))
 	}
 }

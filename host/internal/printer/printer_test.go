@@ -77,7 +77,10 @@ func goText(t *testing.T, file string) string {
 			if d.Error != nil {
 				e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
 			}
-			printer.Notices(&stderr, "", problems, e, 8)
+			printer.Notices(&stderr, "", problems, e)
+			if d.Results == 0 {
+				printer.LeftOutLines(&stderr, "rootbound: ", printer.Skipped(d.Skipped), 8)
+			}
 			out.WriteString("=== " + l.ID + "\n")
 			out.Write(stdout.Bytes())
 			out.Write(stderr.Bytes())
