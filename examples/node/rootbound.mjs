@@ -478,6 +478,7 @@ async function search(tool, argv) {
   const regexps = [];
   // As rg: line numbers on a terminal, or with -n.
   const style = { filename: true, lineNumbers: Boolean(process.stdout.isTTY) };
+  let caseSensitive = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const f = byName.get(a);
@@ -499,6 +500,7 @@ async function search(tool, argv) {
     } else if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;
     else if (tool === 'grep' && (a === '-N' || a === '--no-line-number')) style.lineNumbers = false;
     else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
+    else if (tool === 'glob' && (a === '-s' || a === '--case-sensitive')) caseSensitive = true;
     else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
@@ -507,6 +509,8 @@ async function search(tool, argv) {
   if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [DIR]');
   req.pattern = pos[0];
+  // As fd: a glob pattern without an upper-case letter ignores case, unless -s.
+  if (tool === 'glob' && !caseSensitive && !/\p{Lu}/u.test(req.pattern)) req.case_insensitive = true;
   const dir = pos[1] ?? '.';
   const prefix = pos.length === 2 ? dir.replace(/\/+$/, '') + '/' : '';
   try {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	flag "github.com/spf13/pflag"
 
@@ -46,8 +47,9 @@ type commandFlags struct {
 	column, vimgrep, pretty      bool
 
 	// glob
-	absolute   bool     // -a
-	extensions []string // -e
+	absolute      bool     // -a
+	extensions    []string // -e
+	caseSensitive bool     // -s: no smart case
 }
 
 // tri is a flag that two flags set, the last one given winning (-n, -N).
@@ -115,8 +117,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		fs.BoolVarP(&c.null, "print0", "0", false, "end each path with a NUL byte, not a newline")
 		fs.BoolP("glob", "g", true, "accepted, for fd: patterns are globs")
 		fs.Lookup("glob").NoOptDefVal = "true"
-		fs.BoolP("case-sensitive", "s", true, "accepted, for fd: case counts unless -i")
-		fs.Lookup("case-sensitive").NoOptDefVal = "true"
+		fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "letter case counts (by default, as fd: only when the pattern has an upper-case letter)")
 	}
 	if done, code := parseSearch(fs, tool, args, stdout, stderr); done {
 		return code
@@ -189,6 +190,9 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		LineNumbers: c.lineNumbers.or(tty) || c.column || c.vimgrep,
 		Color:       c.color == "always" || c.color == "auto" && tty,
 		Null:        c.null,
+	}
+	if c.vimgrep {
+		style.Filename, style.Color = true, false // as rg prints it
 	}
 	if tool == "glob" || c.files {
 		style = printer.Style{Filename: true, Null: c.null}
@@ -338,6 +342,9 @@ func resolveTarget(arg string) (target, error) {
 // whether only executable files are wanted (fd -t x), which the host
 // decides: the module sees no permission bits.
 func (c *commandFlags) globArgs(a *host.GlobArgs) (executable bool) {
+	if !c.caseSensitive && !strings.ContainsFunc(a.Pattern, unicode.IsUpper) {
+		a.CaseInsensitive = true // fd's smart case
+	}
 	for _, ext := range c.extensions {
 		a.Glob = append(a.Glob, "*."+anyCase(strings.TrimPrefix(ext, ".")))
 	}
