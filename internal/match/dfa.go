@@ -36,6 +36,10 @@ type dfa struct {
 	prog     *syntax.Prog
 	anchored bool // matches start only at the search's start
 	isWord   func(rune) bool
+	// strict: a byte that is not UTF-8 matches nothing (a regular
+	// expression, as ripgrep's); otherwise it reads as U+FFFD, which
+	// * and ? take (a glob, as globset's: a name is bytes).
+	strict bool
 
 	classOf  [utf8.RuneSelf]uint8 // ASCII byte -> its column in dstate.next
 	nclasses int
@@ -75,6 +79,26 @@ const (
 
 // eot is the character after the last one.
 const eot = -1
+
+// invalidByte is what a byte that does not start valid UTF-8 decodes to:
+// no character at all, so that, as in ripgrep, it never matches ".", a
+// class or its complement (Go's regexp reads it as U+FFFD, which would).
+const invalidByte = utf8.MaxRune + 1
+
+// decodeRune decodes the first character of b, or one invalid byte as
+// invalidByte (the Pike VM runs regular expressions only).
+func decodeRune(b []byte) (rune, int) {
+	r, size := utf8.DecodeRune(b)
+	if r == utf8.RuneError && size == 1 {
+		return invalidByte, 1
+	}
+	return r, size
+}
+
+// matchRune is inst.MatchRune, which no invalid byte matches.
+func matchRune(inst *syntax.Inst, r rune) bool {
+	return r != invalidByte && inst.MatchRune(r)
+}
 
 // maxCacheCost bounds the memory of a DFA's state cache, in bytes. A state
 // costs its transition table (8 bytes a class) and its instruction set (4
@@ -227,6 +251,9 @@ func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
 			} else {
 				var r rune
 				r, size = utf8.DecodeRune(buf[i:])
+				if d.strict && r == utf8.RuneError && size == 1 {
+					r = invalidByte
+				}
 				n = s.other[r]
 				if n == nil {
 					n = d.step(s, r, m)
@@ -332,7 +359,7 @@ func (d *dfa) step(s *dstate, c rune, m *meter.Meter) *dstate {
 		inst := &d.prog.Inst[pc]
 		switch inst.Op {
 		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-			if inst.MatchRune(c) {
+			if matchRune(inst, c) {
 				d.addPending(&d.q1, inst.Out)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/internal/meter"
 )
@@ -357,6 +358,16 @@ func FuzzCompileLine(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if !literal && !utf8.ValidString(text) {
+			// Go's regexp reads a byte that is not UTF-8 as U+FFFD, which
+			// "." and classes match; ripgrep, and we, match no such byte.
+			for _, line := range strings.Split(text, "\n") {
+				if s, e, err := m.LocateAt([]byte(line), 0, nil); err == nil && s >= 0 && !utf8.ValidString(line[s:e]) {
+					t.Fatalf("%q matched %q, which is not UTF-8", pattern, line[s:e])
+				}
+			}
+			return
+		}
 		find := func(line string) []int {
 			if i := strings.Index(line, pattern); i >= 0 {
 				return []int{i, i + len(pattern)}
@@ -477,7 +488,7 @@ func FuzzWord(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, pattern, text string) {
 		m, err := Compile([]string{"(?-u)" + pattern}, Options{Word: true})
-		if err != nil {
+		if err != nil || !utf8.ValidString(text) { // Go's regexp matches bytes that are not UTF-8 as U+FFFD; FuzzCompileLine holds those
 			return
 		}
 		re, err := regexp.Compile(`(?:^|\W)(` + pattern + `)(?:$|\W)`)
@@ -507,4 +518,44 @@ func FuzzWord(f *testing.F) {
 // CompileLine compiles one pattern, as most tests here want it.
 func CompileLine(pattern string, literal bool, caseMode string) (Matcher, error) {
 	return Compile([]string{pattern}, Options{Literal: literal, Case: caseMode})
+}
+
+// TestInvalidUTF8 holds bytes that are not UTF-8 to ripgrep's rule: no
+// ".", class or complement matches one (Go's regexp reads one as U+FFFD),
+// and a literal of its bytes does. A glob takes them as fd's does (a name
+// is bytes): * and ? match one.
+func TestInvalidUTF8(t *testing.T) {
+	for _, tt := range []struct {
+		glob, name string
+	}{{"bad*.txt", "bad\xffname.txt"}, {"bad?name.txt", "bad\xffname.txt"}, {"bad[!x]name.txt", "bad\xffname.txt"}} {
+		if g, err := CompileGlob(tt.glob, false); err != nil || !g.Match(tt.name) {
+			t.Errorf("glob %q does not match %q (%v)", tt.glob, tt.name, err)
+		}
+	}
+	for _, tt := range []struct {
+		pattern string
+		literal bool
+		line    string
+		want    bool
+	}{
+		{pattern: "a.b", line: "a\xffb"},
+		{pattern: "a.b", line: "a\xc3\xa9b", want: true},
+		{pattern: "a[^x]b", line: "a\xffb"},
+		{pattern: `a\Wb`, line: "a\xffb"},
+		{pattern: `a\W*b`, line: "a\xff\xfeb"},
+		{pattern: "a.*b", line: "a\xffb"},
+		{pattern: "a.*b", line: "a\xff ab", want: true},
+		{pattern: `a\x{FFFD}b`, line: "a\xffb"},
+		{pattern: `a\x{FFFD}b`, line: "a\uFFFDb", want: true},
+		{pattern: "\xffb", literal: true, line: "a\xffb", want: true},
+	} {
+		m, err := CompileLine(tt.pattern, tt.literal, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := m.LocateAt([]byte(tt.line), 0, nil)
+		if err != nil || (s >= 0) != tt.want {
+			t.Errorf("%q in %q: at %d, want a match %v", tt.pattern, tt.line, s, tt.want)
+		}
+	}
 }

@@ -56,7 +56,7 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 	for pos := from; ; {
 		r, size := rune(eot), 0
 		if pos < len(text) {
-			r, size = utf8.DecodeRune(text[pos:])
+			r, size = decodeRune(text[pos:])
 		}
 		op := emptyOpContext(prev, r, pos == 0, p.isWord)
 		if matchStart < 0 {
@@ -86,7 +86,7 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 				// Threads after this one have lower priority: drop them.
 				break threads
 			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-				if size > 0 && inst.MatchRune(r) {
+				if size > 0 && matchRune(inst, r) {
 					p.add(&p.nxt, inst.Out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
 				}
 			}

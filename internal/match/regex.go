@@ -209,8 +209,10 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 	if !c.multiline {
 		pre = newPrefilter(literals(re))
 	}
+	d := newDFA(prog, false, isWord)
+	d.strict = true
 	return &regexMatcher{
-		dfa:       newDFA(prog, false, isWord),
+		dfa:       d,
 		pike:      newPike(prog, isWord),
 		prefilter: pre,
 		multiline: c.multiline,

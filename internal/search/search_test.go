@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/nofollow"
@@ -240,7 +241,7 @@ func FuzzLines(f *testing.F) {
 		// ASCII classes, as Go's regexp has them (match's own fuzzing
 		// holds the Unicode ones to it).
 		m, err := match.Compile([]string{"(?-u)" + pattern}, match.Options{Case: caseMode})
-		if err != nil {
+		if err != nil || !utf8.ValidString(text) { // Go's regexp matches bytes that are not UTF-8 as U+FFFD (match's fuzzing holds those)
 			return
 		}
 		if fold {
@@ -281,7 +282,7 @@ func FuzzSearchOptions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pattern, text string, before, after uint8, invert bool, maxCount uint8) {
 		o := search.Options{Before: int(before % 8), After: int(after % 8), Invert: invert, MaxCount: int(maxCount % 5)}
 		m, err := match.Compile([]string{"(?-u)" + pattern}, match.Options{Case: match.CaseSensitive})
-		if err != nil {
+		if err != nil || !utf8.ValidString(text) { // as FuzzLines
 			return
 		}
 		re, err := regexp.Compile(pattern)
