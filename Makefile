@@ -95,6 +95,7 @@ bench: tools
 fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./protocol -run '^$$' -fuzz FuzzEscapeName -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)

@@ -133,11 +133,9 @@ func grepOptionArgs(g *protocol.GrepArgs) []string {
 }
 
 // oracleCheck holds each request of a case to rg.
-func oracleCheck(requests, golden []byte, roots []server.Root, notUTF8 bool) []oracleVerdict {
+func oracleCheck(requests, golden []byte, roots []server.Root) []oracleVerdict {
 	return eachRequest(requests, golden, func(req protocol.Request, a *answer) (string, string) {
 		switch {
-		case notUTF8 && req.Grep != nil:
-			return "names that are not UTF-8 (rg reads such files; no WASI host can)", ""
 		case req.Glob != nil && (req.Glob.IncludeDirs || len(req.Glob.EntryType) > 0):
 			return "directories or links in the results (rg --files lists files)", ""
 		case req.Glob != nil && req.Glob.ChangedWithin > 0:

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"structs"
 	"syscall"
+	"unicode/utf8"
 	"unsafe"
+
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // The module's calls: path_open and path_filestat_get relative to an open
@@ -43,6 +46,19 @@ func openFile(dir int, name string) (int, error) {
 }
 
 func open(dir int, name string, oflags uint32, base, inheriting uint64, fdflags uint32) (int, error) {
+	fd, err := open1(dir, name, oflags, base, inheriting, fdflags)
+	if err != nil && !utf8.ValidString(name) {
+		// A runtime that takes only UTF-8 paths: the escaped name, which
+		// the wazero host's mount reads back (protocol.EscapeName).
+		if efd, eerr := open1(dir, protocol.EscapeName(name), oflags, base, inheriting, fdflags); eerr == nil {
+			return efd, nil
+		}
+		return -1, ErrNameNotUTF8
+	}
+	return fd, err
+}
+
+func open1(dir int, name string, oflags uint32, base, inheriting uint64, fdflags uint32) (int, error) {
 	var fd int32
 	for {
 		errno := pathOpen(int32(dir), 0, unsafe.StringData(name), uint32(len(name)), oflags,
@@ -77,6 +93,17 @@ func fstat(fd int) (Stat, error) {
 }
 
 func fstatat(dir int, name string) (Stat, error) {
+	st, err := fstatat1(dir, name)
+	if err != nil && !utf8.ValidString(name) {
+		if est, eerr := fstatat1(dir, protocol.EscapeName(name)); eerr == nil {
+			return est, nil
+		}
+		return Stat{}, ErrNameNotUTF8
+	}
+	return st, err
+}
+
+func fstatat1(dir int, name string) (Stat, error) {
 	var st filestat
 	for {
 		errno := pathFilestatGet(int32(dir), 0, unsafe.StringData(name), uint32(len(name)), &st)

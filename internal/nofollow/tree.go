@@ -56,6 +56,11 @@ func (e *LinkError) Error() string {
 // ".." or "." component, an empty one, or a leading "/".
 var ErrBadPath = errors.New("nofollow: path is not clean and relative")
 
+// ErrNameNotUTF8 is the error of opening a name that is not valid UTF-8
+// where the runtime takes only UTF-8 paths and cannot be handed the name
+// escaped (protocol.EscapeName): wasmtime, Node, WASI 0.2 shims.
+var ErrNameNotUTF8 = errors.New("name is not valid UTF-8, and this runtime cannot open it, so it is not searched")
+
 // maxOpen bounds the directories a Tree holds open. A walk deeper than it
 // keeps the deepest ones; going back up reopens an ancestor from the
 // deepest one still open above it.

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/search"
@@ -235,9 +233,6 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		sink.maxColumns = a.MaxColumns
 	}
 	search1 := func(rel, tpath string) error {
-		if !utf8.ValidString(path.Base(rel)) {
-			return c.problem(sc.display(rel), walk.ErrNameNotUTF8)
-		}
 		data, n, err := r.Read(sc.tree, tpath, c.maxSize, sniff, c.meter)
 		c.done.Stats.FilesRead++
 		if berr := c.addBytes(n); berr != nil {

@@ -18,7 +18,6 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/rootbound/rootbound/internal/meter"
 	"github.com/rootbound/rootbound/internal/nofollow"
@@ -26,12 +25,6 @@ import (
 
 // SkipAll, returned by File, ends the walk without an error.
 var SkipAll = fs.SkipAll
-
-// ErrNameNotUTF8 is the problem reported for a directory whose name is not
-// valid UTF-8. wazero refuses such paths before any file system sees them
-// (fs.ValidPath), so no host could read it the same way: every host skips it,
-// and says so. Package server does the same for the files grep would read.
-var ErrNameNotUTF8 = errors.New("name is not valid UTF-8: WASI runtimes cannot open it, so it is not searched")
 
 // Walker walks one tree. Its callbacks decide what happens; its counters
 // say what was seen. Paths handed to callbacks are "/"-separated: rel
@@ -170,12 +163,6 @@ func (w *Walker) dir(tpath, rel string, depth int) error {
 		}
 		switch e.Type {
 		case TypeDir:
-			if !utf8.ValidString(name) {
-				if err := w.Problem(childRel, ErrNameNotUTF8); err != nil {
-					return err
-				}
-				continue
-			}
 			if w.Dir != nil {
 				if err := w.Dir(childRel, childPath); err != nil {
 					return err

@@ -37,6 +37,8 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
 	"golang.org/x/sys/unix"
+
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Gate is shared by the mounts of one module instance.
@@ -178,11 +180,20 @@ func (f *FS) String() string { return "rootfs" }
 
 // name turns a path wazero passes into one relative to the directory.
 // wazero roots the paths it builds from a directory descriptor at "/" (a
-// stat of "fifo" in a directory opened as "." arrives as "/fifo").
+// stat of "fifo" in a directory opened as "." arrives as "/fifo"). A
+// component the module escaped, a name that is not UTF-8, which wazero
+// would refuse, is read back (protocol.EscapeName).
 func name(p string) string {
 	p = strings.TrimLeft(p, "/")
 	if p == "" {
 		return "."
+	}
+	if strings.Contains(p, "\uFFFF") {
+		comps := strings.Split(p, "/")
+		for i, c := range comps {
+			comps[i], _ = protocol.UnescapeName(c)
+		}
+		p = strings.Join(comps, "/")
 	}
 	return p
 }
