@@ -175,7 +175,7 @@ type Stats struct {
 type Error struct {
 	// Code is one of the Code constants.
 	Code string `json:"code"`
-	// Message starts with the package that failed and says what was wanted.
+	// Message says what was wrong and what is wanted, in the caller's terms.
 	Message string `json:"message"`
 	cause   error  // what Unwrap gives: ErrClosed, or nil
 }

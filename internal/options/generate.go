@@ -108,15 +108,16 @@ func markers(tool Tool) (begin, end string) {
 		fmt.Sprintf("<!-- end of options %s -->\n", Names[tool])
 }
 
-// ReplaceMarkdown returns readme with each tool's generated block made
-// current; an error when a block's markers are missing.
+// ReplaceMarkdown returns readme (README.md, PROTOCOL.md) with each tool's
+// generated block made current; an error when a block's markers are
+// missing.
 func ReplaceMarkdown(readme []byte) ([]byte, error) {
 	for _, tool := range []Tool{Glob, Grep} {
 		begin, end := markers(tool)
 		i := bytes.Index(readme, []byte(begin))
 		j := bytes.Index(readme, []byte(end))
 		if i < 0 || j < i {
-			return nil, fmt.Errorf("options: README.md lacks the markers %q ... %q", strings.TrimSpace(begin), strings.TrimSpace(end))
+			return nil, fmt.Errorf("options: the document lacks the markers %q ... %q", strings.TrimSpace(begin), strings.TrimSpace(end))
 		}
 		var b bytes.Buffer
 		b.Write(readme[:i+len(begin)])

@@ -68,16 +68,18 @@ func TestGenerated(t *testing.T) {
 	if !bytes.Equal(node, options.NodeFlags()) {
 		t.Error("examples/node/flags.json is not what the table gives: run go generate ./internal/options")
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := options.ReplaceMarkdown(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(readme, want) {
-		t.Error("README.md's option lists are not what the table gives: run go generate ./internal/options")
+	for _, doc := range []string{"README.md", "PROTOCOL.md"} {
+		text, err := os.ReadFile("../../" + doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := options.ReplaceMarkdown(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(text, want) {
+			t.Errorf("%s's option lists are not what the table gives: run go generate ./internal/options", doc)
+		}
 	}
 	for pkg, path := range map[string]string{"protocol": "../../protocol/args.go", "host": "../../host/args.go"} {
 		have, err := os.ReadFile(path)

@@ -1,6 +1,7 @@
 // Command gen writes what comes from the table of options: the GlobArgs and
 // GrepArgs of packages protocol and host, the Node host's flag table and
-// README.md's option lists (go generate ./internal/options).
+// the option lists of README.md and PROTOCOL.md (go generate
+// ./internal/options).
 package main
 
 import (
@@ -11,16 +12,18 @@ import (
 )
 
 func main() {
-	const readmePath, nodePath = "../../README.md", "../../examples/node/flags.json"
-	readme, err := os.ReadFile(readmePath)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if readme, err = options.ReplaceMarkdown(readme); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(readmePath, readme, 0o644); err != nil {
-		log.Fatal(err)
+	const nodePath = "../../examples/node/flags.json"
+	for _, doc := range []string{"../../README.md", "../../PROTOCOL.md"} {
+		text, err := os.ReadFile(doc)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if text, err = options.ReplaceMarkdown(text); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(doc, text, 0o644); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if err := os.WriteFile(nodePath, options.NodeFlags(), 0o644); err != nil {
 		log.Fatal(err)
