@@ -68,7 +68,7 @@ component:
 conformance: component
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run TestConformance -count=1 -v | grep -E '^([|]|--- FAIL|FAIL|ok|panic)|conformance_test.go'
 
-## mcp-clients: rootbound mcp driven by the official TypeScript SDK's client (from npm, on Node), over stdio and HTTP
+## mcp-clients: rootbound mcp driven by clients from npm, on Node: the official TypeScript SDK's (stdio and HTTP) and the MCP Inspector's CLI
 mcp-clients:
 	cd examples/mcp && npm ci --no-audit --no-fund --loglevel=error
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./examples/mcp -count=1 -v | grep -E '^(ok|FAIL|--- FAIL|panic)|^\s+mcp_test.go|(ok|FAIL): '
