@@ -27,9 +27,10 @@ type output struct {
 	last  time.Time
 	start time.Time
 
-	found    int // results (context lines are not)
-	matches  int // matches in the lines printed
-	files    int // files with results
+	found    int  // results (context lines are not)
+	matches  int  // matches in the lines printed
+	content  bool // results were lines, so matches were counted
+	files    int  // files with results
 	printed  int64
 	lastFile string
 }
@@ -49,7 +50,10 @@ func newOutput(stdout io.Writer, style printer.Style) *output {
 func (o *output) item(it host.Item) error {
 	if !it.Context {
 		o.found++
-		o.matches += max(1, len(it.Submatches))
+		if it.LineNumber > 0 {
+			o.content = true
+			o.matches += max(1, len(it.Submatches)) // an inverted line holds none
+		}
 		if string(it.Path) != o.lastFile {
 			o.files++
 			o.lastFile = string(it.Path)
@@ -123,11 +127,16 @@ func (t *runTotals) notices(stderr io.Writer, asked bool, maxSizeMiB int) {
 	}
 }
 
-// printStats prints rg's --stats lines after the results, then what was
-// left out and why.
+// printStats prints rg's --stats lines after the results (matches and
+// matched lines when the results were lines: the module counts no more).
+// What was left out and why goes to stderr (runTotals.notices).
 func (c *commandFlags) printStats(w io.Writer, o *output, t runTotals) {
-	fmt.Fprintf(w, "\n%d matches\n%d matched lines\n%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds\n",
-		o.matches, o.found, o.files, t.filesRead, o.printed, t.bytesRead, time.Since(o.start).Seconds())
+	fmt.Fprintln(w)
+	if o.content {
+		fmt.Fprintf(w, "%d matches\n%d matched lines\n", o.matches, o.found)
+	}
+	fmt.Fprintf(w, "%d files contained matches\n%d files searched\n%d bytes printed\n%d bytes searched\n%.6f seconds\n",
+		o.files, t.filesRead, o.printed, t.bytesRead, time.Since(o.start).Seconds())
 }
 
 // countWriter counts what goes through it.
