@@ -156,7 +156,7 @@ func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req proto
 	}
 	held := int64(0) // bytes of item lines held in res
 	var eachErr error
-	res.Done, _ = r.exchange(ctx, line, req.ID, deadline, req.Limits.DeadlineMS, func(raw []byte, l *protocol.Line) error {
+	res.Done, _ = r.run(ctx, &req, line, req.ID, deadline, req.Limits.DeadlineMS, func(raw []byte, l *protocol.Line) error {
 		switch {
 		case l.Item != nil && each != nil:
 			if eachErr = each(fromItem(l.Item)); eachErr != nil {
@@ -224,6 +224,12 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 		}
 		return failed(stopped(ctx, "while it waited for an instance")), nil
 	}
+	return r.exchangeOn(ctx, inst, line, id, deadline, moduleMS, onLine)
+}
+
+// exchangeOn is exchange on an instance acquired, which it releases.
+func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id string, deadline time.Time, moduleMS int64,
+	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
 	if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
 		<-inst.exited
 		r.discard(inst)

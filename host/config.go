@@ -2,6 +2,7 @@ package host
 
 import (
 	"maps"
+	"runtime"
 	"slices"
 	"time"
 
@@ -31,6 +32,15 @@ type Config interface {
 	// WithInstances sets how many calls may run at once, each on its own
 	// warm instance (default 2, the cores of the machines we measure on).
 	WithInstances(n int) Config
+	// WithParallelism splits one grep over up to n instances, each
+	// searching a share of the files on a core of its own, their answers
+	// merged into exactly the answer one instance gives (order, counts,
+	// truncation, next offset). The default is the CPUs this process may
+	// use (runtime.GOMAXPROCS), at most what keeps WithInstances ×
+	// parallelism × WithMemoryLimit within MemoryTotal; 1 runs every call
+	// on one instance. Globs run on one instance: their cost is the walk,
+	// which every share would repeat.
+	WithParallelism(n int) Config
 	// WithCacheDir sets the on-disk compilation cache (default: rootbound
 	// under the user cache directory; "" there disables it).
 	WithCacheDir(dir string) Config
@@ -75,6 +85,7 @@ type config struct {
 	maxFileSize int64
 	memory      uint64
 	instances   int
+	parallelism int // 0: the default, sized to the machine
 	cacheDir    *string
 	// maxResultBytes bounds the item lines a Result holds.
 	maxResultBytes int64
@@ -143,6 +154,27 @@ func (c *config) WithInstances(k int) Config {
 	n := c.clone()
 	n.instances = k
 	return n
+}
+
+func (c *config) WithParallelism(k int) Config {
+	n := c.clone()
+	n.parallelism = k
+	return n
+}
+
+// MemoryTotal bounds the memory caps of the instances a Runner may run at
+// once when the parallelism is left to its default: WithInstances ×
+// parallelism × WithMemoryLimit stays within it (4 GiB: 8 shards of two
+// calls at the default 256 MiB).
+const MemoryTotal = 4 << 30
+
+// defaultParallelism is the CPUs this process may use, within MemoryTotal.
+func (c *config) defaultParallelism() int {
+	n := runtime.GOMAXPROCS(0)
+	if fit := int(MemoryTotal / (uint64(max(c.instances, 1)) * c.memory)); fit < n {
+		n = fit
+	}
+	return min(max(n, 1), protocol.MaxShards)
 }
 
 func (c *config) WithCacheDir(dir string) Config {

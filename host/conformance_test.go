@@ -71,6 +71,54 @@ var conformanceRunners = []conformanceRunner{
 		"names-not-utf8": "wasmtime's fd_readdir fails with EILSEQ on a directory holding a name that is not UTF-8",
 	}},
 	{name: "serve", run: runServe, skip: serveSkip},
+	// A grep split across 1, 2, 4 and 8 instances (more than this
+	// machine's cores) must answer as one instance does, byte for byte.
+	{name: "split-1", run: runSplit(1), skip: func() string { return "" }},
+	{name: "split-2", run: runSplit(2), skip: func() string { return "" }},
+	{name: "split-4", run: runSplit(4), skip: func() string { return "" }},
+	{name: "split-8", run: runSplit(8), skip: func() string { return "" }},
+}
+
+// runSplit answers through Runner.Serve with WithParallelism(n).
+func runSplit(n int) func(t *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	return func(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+		cfg := NewConfig().WithParallelism(n)
+		for _, r := range roots {
+			cfg = cfg.WithRoot(r.Name, r.Dir)
+		}
+		ctx := context.Background()
+		r, err := NewRunner(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close(ctx)
+		waitWarm(r)
+		var out bytes.Buffer
+		if err := r.Serve(ctx, bytes.NewReader(requests), &out); err != nil {
+			return out.Bytes(), err
+		}
+		if n > 1 && bytes.Contains(requests, []byte(`"grep":`)) && r.split.Load() == 0 {
+			return out.Bytes(), fmt.Errorf("no grep was split across %d instances", n)
+		}
+		return out.Bytes(), nil
+	}
+}
+
+// waitWarm waits until the runner's idle instances have started, so a
+// split call finds its shards.
+func waitWarm(r *Runner) {
+	for range 1000 {
+		r.mu.Lock()
+		warm := true
+		for _, inst := range r.idle {
+			warm = warm && inst.warm()
+		}
+		r.mu.Unlock()
+		if warm {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // The serve runner is `rootbound serve`: the wazero host as a process that

@@ -29,6 +29,30 @@ type instance struct {
 	exitErr   error         // set before exited closes
 	stderr    *headBuffer
 	abandon   sync.Once
+	ready     chan struct{} // closed when the module first reads its stdin
+}
+
+// warm reports whether the module has started and waits for a request.
+func (inst *instance) warm() bool {
+	select {
+	case <-inst.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// readyReader closes ready at the module's first read of its stdin: it
+// has started.
+type readyReader struct {
+	r     io.Reader
+	ready chan struct{}
+	once  sync.Once
+}
+
+func (r *readyReader) Read(p []byte) (int, error) {
+	r.once.Do(func() { close(r.ready) })
+	return r.r.Read(p)
 }
 
 // start instantiates the module with the runner's roots mounted through
@@ -42,6 +66,7 @@ func (r *Runner) start() *instance {
 		exited:    make(chan struct{}),
 		abandoned: make(chan struct{}),
 		stderr:    &headBuffer{max: 4 << 10},
+		ready:     make(chan struct{}),
 	}
 	fsc := wazero.NewFSConfig()
 	args := []string{"rootbound"}
@@ -55,7 +80,7 @@ func (r *Runner) start() *instance {
 	mc := wazero.NewModuleConfig().
 		WithName("").
 		WithArgs(args...).
-		WithStdin(inR).
+		WithStdin(&readyReader{r: inR, ready: inst.ready}).
 		WithStdout(outW).
 		WithStderr(inst.stderr).
 		// A soft limit under the hard cap makes the module's garbage
@@ -117,6 +142,14 @@ func (inst *instance) dead() bool {
 // revoked instance is not used again.
 func (inst *instance) revoke(deadlineMS int64) {
 	inst.gate.Revoke()
+	inst.clock.shift.Add(int64(time.Duration(deadlineMS)*time.Millisecond + time.Second))
+}
+
+// interrupt ends the instance's current request, as revoke does, but
+// leaves its mounts: a shard whose share is no longer needed answers at its
+// next look at the clock and takes the next request. The module computes
+// every deadline from its own clock, so one moved forward serves as well.
+func (inst *instance) interrupt(deadlineMS int64) {
 	inst.clock.shift.Add(int64(time.Duration(deadlineMS)*time.Millisecond + time.Second))
 }
 

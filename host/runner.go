@@ -67,6 +67,7 @@ type Runner struct {
 	warnings  []string
 
 	nextID atomic.Uint64
+	split  atomic.Uint64 // calls split across instances, for tests
 }
 
 // NewRunner validates cfg, compiles the module (from the compilation cache
@@ -78,6 +79,10 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
+	}
+	c = c.clone()
+	if c.parallelism == 0 {
+		c.parallelism = c.defaultParallelism()
 	}
 	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy()}
 	for _, root := range c.roots {
@@ -119,8 +124,23 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	r.compiled = compiled
 	r.mu.Lock()
-	r.idle = append(r.idle, r.start())
+	for range c.parallelism { // a split grep's shards, started at once
+		r.idle = append(r.idle, r.start())
+	}
+	starting := slices.Clone(r.idle)
 	r.mu.Unlock()
+	// Wait for them: an instance starting while a call runs holds a core
+	// its first milliseconds (the module's runtime starting), beside the
+	// call's, and the program's own goroutines would wait.
+	for _, inst := range starting {
+		select {
+		case <-inst.ready:
+		case <-inst.exited:
+		case <-ctx.Done():
+			r.Close(context.Background())
+			return nil, ctx.Err()
+		}
+	}
 	return r, nil
 }
 
@@ -140,6 +160,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("host: timeout %v, want > 0", c.timeout)
 	case c.instances < 1:
 		return fmt.Errorf("host: %d instances, want >= 1", c.instances)
+	case c.parallelism < 0 || c.parallelism > protocol.MaxShards:
+		return fmt.Errorf("host: parallelism %d, want 1 to %d (0: the default)", c.parallelism, protocol.MaxShards)
 	case c.memory < 32<<20 || c.memory > 4<<30:
 		return fmt.Errorf("host: memory limit %d bytes, want 32 MiB to 4 GiB", c.memory)
 	case c.maxEntries < 0 || c.maxBytes < 0 || c.maxFileSize < 0:
@@ -241,6 +263,48 @@ func (r *Runner) acquire(ctx context.Context) (*instance, error) {
 		}
 	}
 	return r.start(), nil
+}
+
+// more takes up to n more instances for a call that holds a slot (a split
+// grep): idle ones that have started, never one still starting (5–15 ms, a
+// call's whole deadline at times); it starts what it lacks for the calls
+// to come. They go back with giveBack or stop.
+func (r *Runner) more(n int) []*instance {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	var out []*instance
+	starting := 0
+	for i := len(r.idle) - 1; i >= 0 && len(out) < n; i-- {
+		inst := r.idle[i]
+		switch {
+		case inst.dead():
+			r.idle = slices.Delete(r.idle, i, i+1)
+		case inst.warm():
+			out = append(out, inst)
+			r.idle = slices.Delete(r.idle, i, i+1)
+		default:
+			starting++
+		}
+	}
+	for range n - len(out) - starting {
+		r.idle = append(r.idle, r.start())
+	}
+	return out
+}
+
+// giveBack returns an instance from more that finished its share cleanly.
+func (r *Runner) giveBack(inst *instance) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || inst.dead() {
+		inst.stop()
+		return
+	}
+	inst.gate.Restore()
+	r.idle = append(r.idle, inst)
 }
 
 // release returns an instance that finished its call cleanly.

@@ -51,7 +51,7 @@ func (r *Runner) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 // limits no looser than the runner's (WithBudget, WithMaxFileSize,
 // WithMaxResultBytes, as a call of the library gets them), its deadline
 // the host's.
-func (r *Runner) served(req protocol.Request, deadlineMS int64) []byte {
+func (r *Runner) served(req protocol.Request, deadlineMS int64) (protocol.Request, []byte) {
 	l := protocol.Limits{}
 	if req.Limits != nil {
 		l = *req.Limits
@@ -69,7 +69,7 @@ func (r *Runner) served(req protocol.Request, deadlineMS int64) []byte {
 		req.Policy = r.policy
 	}
 	line, _ := json.Marshal(req) // it was decoded from JSON
-	return line
+	return req, line
 }
 
 // tighter is the tighter of two limits, 0 meaning none. A negative one
@@ -93,13 +93,15 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 	}
 	deadline := r.deadline(ctx, time.Now(), requested)
 	moduleMS := int64(0)
+	var sent *protocol.Request
 	if perr == nil {
 		moduleMS = max(1, time.Until(deadline).Milliseconds())
-		line = r.served(req, moduleMS)
+		req, line = r.served(req, moduleMS)
+		sent = &req
 	}
 	results := 0
 	var werr error
-	done, raw := r.exchange(ctx, line, "", deadline, moduleMS,
+	done, raw := r.run(ctx, sent, line, "", deadline, moduleMS,
 		func(raw []byte, l *protocol.Line) error {
 			if l.Item != nil && !l.Item.Context {
 				results++ // context lines are not results

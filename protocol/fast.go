@@ -17,8 +17,22 @@ import (
 // AppendItemLine appends the JSON line of an item (with its '\n'), as
 // Encoder.Encode writes it.
 func AppendItemLine(dst []byte, id string, it *Item) []byte {
+	return appendItemLine(dst, id, -1, it)
+}
+
+// AppendShardItemLine appends the item line of a shard, with its position
+// (seq).
+func AppendShardItemLine(dst []byte, id string, seq int64, it *Item) []byte {
+	return appendItemLine(dst, id, seq, it)
+}
+
+func appendItemLine(dst []byte, id string, seq int64, it *Item) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = appendString(dst, id)
+	if seq >= 0 {
+		dst = append(dst, `,"seq":`...)
+		dst = strconv.AppendInt(dst, seq, 10)
+	}
 	dst = append(dst, `,"item":{"path":`...)
 	dst = appendData(dst, string(it.Path))
 	if it.LineNumber != 0 {
@@ -148,27 +162,48 @@ func appendString(dst []byte, s string) []byte {
 // is false for any other line (a problem, a final line, or one written some
 // other way), which the caller decodes with encoding/json.
 func ParseItemLine(line []byte) (id string, it Item, ok bool) {
+	id, seq, it, ok := ParseShardItemLine(line)
+	if seq >= 0 {
+		return "", Item{}, false
+	}
+	return id, it, ok
+}
+
+// ParseShardItemLine is ParseItemLine for a line that may carry a
+// position (seq, -1 when it does not).
+func ParseShardItemLine(line []byte) (id string, seq int64, it Item, ok bool) {
+	seq = -1
 	p := parser{b: line}
 	if !p.lit(`{"id":`) {
-		return "", it, false
+		return "", seq, it, false
 	}
-	if id, ok = p.str(); !ok || !p.lit(`,"item":{"path":`) {
-		return "", it, false
+	if id, ok = p.str(); !ok {
+		return "", seq, it, false
+	}
+	if p.lit(`,"seq":`) {
+		n, ok := p.int()
+		if !ok || n < 0 {
+			return "", -1, it, false
+		}
+		seq = int64(n)
+	}
+	if !p.lit(`,"item":{"path":`) {
+		return "", -1, it, false
 	}
 	path, ok := p.data()
 	if !ok {
-		return "", it, false
+		return "", -1, it, false
 	}
 	it.Path = path
 	if p.lit(`,"line_number":`) {
 		if it.LineNumber, ok = p.int(); !ok {
-			return "", it, false
+			return "", -1, it, false
 		}
 	}
 	if p.lit(`,"text":`) {
 		text, ok := p.data()
 		if !ok {
-			return "", it, false
+			return "", -1, it, false
 		}
 		it.Text = &text
 	}
@@ -176,20 +211,20 @@ func ParseItemLine(line []byte) (id string, it Item, ok bool) {
 		for {
 			var sp Span
 			if !p.lit(`{"start":`) {
-				return "", Item{}, false
+				return "", -1, Item{}, false
 			}
 			if sp.Start, ok = p.int(); !ok || !p.lit(`,"end":`) {
-				return "", Item{}, false
+				return "", -1, Item{}, false
 			}
 			if sp.End, ok = p.int(); !ok || !p.lit("}") {
-				return "", Item{}, false
+				return "", -1, Item{}, false
 			}
 			it.Submatches = append(it.Submatches, sp)
 			if p.lit("]") {
 				break
 			}
 			if !p.lit(",") {
-				return "", Item{}, false
+				return "", -1, Item{}, false
 			}
 		}
 	}
@@ -201,13 +236,13 @@ func ParseItemLine(line []byte) (id string, it Item, ok bool) {
 	}
 	if p.lit(`,"count":`) {
 		if it.Count, ok = p.int(); !ok {
-			return "", it, false
+			return "", -1, it, false
 		}
 	}
 	if !p.lit("}}") || !(p.i == len(p.b) || (p.i == len(p.b)-1 && p.b[p.i] == '\n')) {
-		return "", Item{}, false
+		return "", -1, Item{}, false
 	}
-	return id, it, true
+	return id, seq, it, true
 }
 
 type parser struct {

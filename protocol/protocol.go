@@ -47,6 +47,9 @@ type Request struct {
 	// Policy is set by the host, never by a model: what each root lets a
 	// call see.
 	Policy []RootPolicy `json:"policy,omitempty"`
+	// Shard is set by the host, never by a model: this request is one
+	// share of a grep split across instances (shard.go).
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // Sort is an order of results.
@@ -229,11 +232,19 @@ const DefaultMaxFileSize = 8 << 20
 // Line is one line of a response. Exactly one of Item, Problem, Progress,
 // Done is set.
 type Line struct {
-	ID       string    `json:"id"`
+	ID string `json:"id"`
+	// Seq, in a shard's answer, is the position of an item or problem
+	// line (shard.go); nil otherwise.
+	Seq      *int64    `json:"seq,omitempty"`
 	Item     *Item     `json:"item,omitempty"`
 	Problem  *Problem  `json:"problem,omitempty"`
 	Progress *Progress `json:"progress,omitempty"`
 	Done     *Done     `json:"done,omitempty"`
+	// Mark and Skip are a shard's records of its own files, Walk of the
+	// bytes its walk read (shard.go).
+	Mark []int64 `json:"mark,omitempty"`
+	Walk []int64 `json:"walk,omitempty"`
+	Skip []int64 `json:"skip,omitempty"`
 }
 
 // Progress is how far a running call got (Limits.ProgressMS).
@@ -297,6 +308,9 @@ type Done struct {
 	// (`.gitignore:3 "build/"`): the path was searched because it was
 	// named, as ripgrep searches a path it is given.
 	IgnoredBy string `json:"ignored_by,omitempty"`
+	// Shard, in a shard's answer, is where it stopped and the words of a
+	// truncation notice (shard.go).
+	Shard *ShardEnd `json:"shard,omitempty"`
 }
 
 // Skipped counts what was passed over, by reason.

@@ -27,6 +27,8 @@ var records = map[string]reflect.Type{
 	"item":         reflect.TypeFor[protocol.Item](),
 	"span":         reflect.TypeFor[protocol.Span](),
 	"progress":     reflect.TypeFor[protocol.Progress](),
+	"shard":        reflect.TypeFor[protocol.Shard](),
+	"shard-end":    reflect.TypeFor[protocol.ShardEnd](),
 	"problem":      reflect.TypeFor[protocol.Problem](),
 	"call-error":   reflect.TypeFor[protocol.Error](),
 	"skipped":      reflect.TypeFor[protocol.Skipped](),

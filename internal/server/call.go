@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/rootbound/rootbound/internal/meter"
@@ -47,7 +48,18 @@ type call struct {
 	max    int  // max results
 	offset int  // results skipped before the first sent
 	skip   int  // results still to skip
+	cap    int  // results sent before the next truncates: max, or a shard's offset+max
 	capped bool // truncated by maxOutput, not by max
+	// wording is what the truncation notice says matched.
+	wording protocol.Wording
+	// A shard's state (protocol/shard.go): shard is nil for a whole call.
+	shard   *protocol.Shard
+	pos     int64                    // position of the next file the search takes
+	fileSeq int64                    // position of the file being searched; -1 between files
+	within  bool                     // stopped while searching the file at pos
+	own     protocol.Skipped         // the shard's own files' share of done.Skipped
+	mark    *[protocol.MarkLen]int64 // the mark of the file being searched
+	walker  *walk.Walker
 	// groups: context lines were asked for, so a line that does not follow
 	// the last one written (last, lastLine) starts a group (Item.Break).
 	groups   bool
@@ -103,6 +115,17 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		}
 	}
 	c.policy = req.Policy
+	c.fileSeq = -1
+	if req.Shard != nil {
+		if c.err = req.Shard.Check(); c.err != nil {
+			return c
+		}
+		if req.Glob != nil {
+			c.err = protocol.NewError(protocol.CodeInvalidArgument, "shard: only a grep is split across instances")
+			return c
+		}
+		c.shard = req.Shard
+	}
 	if req.Glob != nil {
 		s.glob(c, req.Glob)
 	} else {
@@ -131,7 +154,12 @@ func (c *call) setOffset(n int) *protocol.Error {
 		return protocol.NewError(protocol.CodeInvalidArgument,
 			fmt.Sprintf("offset %d, want 0 to %d", n, protocol.MaxResultsCeiling))
 	}
-	c.offset, c.skip = n, n
+	c.offset, c.skip, c.cap = n, n, c.max
+	if c.shard != nil {
+		// The host applies the offset; a shard sends every result the
+		// call's page may need, and the one past it that truncates it.
+		c.skip, c.cap = 0, n+c.max+1
+	}
 	return nil
 }
 
@@ -151,7 +179,7 @@ func (c *call) next() fate {
 	case c.skip > 0:
 		c.skip--
 		return skipped
-	case c.done.Results == c.max:
+	case c.done.Results == c.cap:
 		c.done.Truncated = true
 		return past
 	}
@@ -162,8 +190,7 @@ func (c *call) next() fate {
 func (c *call) check() error {
 	c.entries++
 	if c.maxEntries > 0 && c.entries > c.maxEntries {
-		return protocol.NewError(protocol.CodeBudget,
-			fmt.Sprintf("work budget spent: %d directory entries visited", c.maxEntries))
+		return protocol.ErrEntryBudget(c.maxEntries)
 	}
 	return c.meter.Spend(entryCost)
 }
@@ -195,9 +222,17 @@ func (c *call) checkClock() error {
 // addBytes counts bytes read against the byte budget.
 func (c *call) addBytes(n int64) error {
 	c.done.Stats.BytesRead += n
+	if c.shard != nil && c.fileSeq < 0 && c.shard.Index == 0 {
+		// The walk's reads (ignore files) are every shard's: shard 0
+		// says where they fall, for the whole call's byte budget.
+		mark := c.walkCounts(c.pos)
+		mark[protocol.MarkBytes] = n
+		if err := c.writeMark(true, &mark); err != nil {
+			return err
+		}
+	}
 	if c.maxBytes > 0 && c.done.Stats.BytesRead > c.maxBytes {
-		return protocol.NewError(protocol.CodeBudget,
-			fmt.Sprintf("work budget spent: %d bytes read", c.maxBytes))
+		return protocol.ErrByteBudget(c.maxBytes)
 	}
 	return nil
 }
@@ -235,35 +270,39 @@ func (c *call) write1(it *protocol.Item) error {
 	if grouped {
 		it.Break = c.written && (it.Path != c.last || it.LineNumber > c.lastLine+1)
 	}
-	c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
-	b := c.line
-	if c.maxOutput > 0 && c.output+int64(len(b)) > c.maxOutput {
+	n := 0 // bytes of the line one instance sends
+	if c.shard == nil {
+		c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
+		n = len(c.line)
+	} else {
+		// Sent with its position; counted as the whole call's line.
+		c.line = protocol.AppendShardItemLine(c.line[:0], c.id, c.fileSeq, it)
+		n = len(c.line) - len(`,"seq":`) - len(strconv.FormatInt(c.fileSeq, 10))
+	}
+	if c.maxOutput > 0 && c.output+int64(n) > c.maxOutput {
 		c.done.Truncated, c.capped = true, true
+		if c.shard != nil {
+			// The host must see the line that did not fit.
+			c.writeErr = c.enc.Write(c.line)
+		}
 		return walk.SkipAll
 	}
-	c.output += int64(len(b))
+	c.output += int64(n)
 	if grouped {
 		c.last, c.lastLine, c.written = it.Path, it.LineNumber, true
 	}
-	c.writeErr = c.enc.Write(b)
+	c.writeErr = c.enc.Write(c.line)
 	return c.writeErr
 }
 
-// narrow says how to get fewer results once an answer was truncated, and
-// the offset of the next page; what says what matched ("files match
-// \"*.go\"", "lines match").
-func (c *call) narrow(one, many, where, how string) {
-	next := c.offset + c.done.Results
-	c.done.NextOffset = next
-	if c.capped {
-		c.done.Narrow = fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", c.maxOutput, c.done.Results, many, where, how, next)
-		return
+// narrow words the notice of a truncated answer ("more than 100 lines
+// match in ...") and the offset of the next page, from what the tool says
+// matched (w: "file matches", "files match", ...).
+func (c *call) narrow(w protocol.Wording) {
+	c.wording = w
+	if c.done.Truncated && c.shard == nil {
+		c.done.Narrow, c.done.NextOffset = w.Narrow(c.offset, c.max, c.done.Results, c.capped, c.maxOutput)
 	}
-	what := many
-	if c.offset+c.max == 1 {
-		what = one
-	}
-	c.done.Narrow = fmt.Sprintf("more than %d %s in %s: %s, raise max_results, or pass offset: %d for the next page", c.offset+c.max, what, where, how, next)
 }
 
 func (c *call) write(l *protocol.Line) error {
@@ -282,6 +321,9 @@ func (c *call) problem(display string, err error) error {
 		return err
 	}
 	c.done.Skipped.Unreadable++
+	if c.fileSeq >= 0 {
+		c.own.Unreadable++
+	}
 	return c.record(display, protocol.SkippedUnreadable, errnoText(err))
 }
 
@@ -292,9 +334,22 @@ func (c *call) record(display, code, message string) error {
 		return nil
 	}
 	c.problems++
-	return c.write(&protocol.Line{ID: c.id, Problem: &protocol.Problem{
+	l := &protocol.Line{ID: c.id, Problem: &protocol.Problem{
 		Path: protocol.Data(display), Code: code, Message: message,
-	}})
+	}}
+	if c.shard != nil {
+		// A problem about no file of the shard's own is every shard's:
+		// counted by each, sent by shard 0.
+		seq := c.fileSeq
+		if seq < 0 {
+			if c.shard.Index != 0 {
+				return nil
+			}
+			seq = c.pos
+		}
+		l.Seq = &seq
+	}
+	return c.write(l)
 }
 
 // errnoText is an error's cause without its path: a native build's paths are
@@ -334,6 +389,16 @@ func (c *call) finish() error {
 		d.Status = protocol.StatusFailed
 	}
 	d.Error = c.err
+	if c.shard != nil && c.started {
+		// The walk's share: the files' own come in their marks and skips.
+		d.Stats.FilesRead, d.Stats.BytesRead = 0, 0
+		d.Skipped.Binary -= c.own.Binary
+		d.Skipped.TooLarge -= c.own.TooLarge
+		d.Skipped.Unreadable -= c.own.Unreadable
+		d.Truncated = false
+		w := c.wording
+		d.Shard = &protocol.ShardEnd{At: c.pos, Within: c.within, One: w.One, Many: w.Many, Where: w.Where, How: w.How}
+	}
 	if c.writeErr != nil {
 		return c.writeErr
 	}

@@ -145,7 +145,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		if kinds.dir || kinds.link {
 			one, many = "path matches", "paths match"
 		}
-		c.narrow(one+" "+match.Quote(a.Pattern), many+" "+match.Quote(a.Pattern), sc.label(), "narrow the pattern or the path")
+		c.narrow(protocol.Wording{One: one + " " + match.Quote(a.Pattern), Many: many + " " + match.Quote(a.Pattern), Where: sc.label(), How: "narrow the pattern or the path"})
 	}
 }
 
@@ -235,6 +235,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	search1 := func(rel, tpath string) error {
 		data, n, err := r.Read(sc.tree, tpath, c.maxSize, sniff, c.meter)
 		c.done.Stats.FilesRead++
+		if err := c.markFile(n); err != nil {
+			return err
+		}
 		if berr := c.addBytes(n); berr != nil {
 			return berr
 		}
@@ -267,6 +270,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		}
 		return sink.finish()
 	}
+	search1 = c.shardFiles(w, search1)
 	if a.Sort == protocol.SortMTime {
 		// Newest first: list the files, then search them in that order.
 		var files []fileTime
@@ -291,14 +295,12 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		err = sc.walk(w)
 	}
 	c.end(err, w)
-	if c.done.Truncated {
-		one, many := "file matches", "files match"
-		switch {
-		case mode == protocol.ModeContent && a.OnlyMatching:
-			one, many = "match", "matches"
-		case mode == protocol.ModeContent:
-			one, many = "line matches", "lines match"
-		}
-		c.narrow(one, many, sc.label(), "narrow the pattern, the path or the glob filter")
+	one, many := "file matches", "files match"
+	switch {
+	case mode == protocol.ModeContent && a.OnlyMatching:
+		one, many = "match", "matches"
+	case mode == protocol.ModeContent:
+		one, many = "line matches", "lines match"
 	}
+	c.narrow(protocol.Wording{One: one, Many: many, Where: sc.label(), How: "narrow the pattern, the path or the glob filter"})
 }

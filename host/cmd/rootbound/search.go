@@ -35,7 +35,7 @@ type commandFlags struct {
 	typeList                       bool
 	noIgnoreParent, noIgnoreGlobal bool
 	unrestricted                   int // -u, -uu, -uuu
-	threads                        int // -j: accepted; one call uses one instance for now
+	threads                        int // -j: instances a grep is split across; 0: the CPUs
 	follow                         bool
 	quiet, stats, null             bool
 	color                          string
@@ -92,7 +92,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.noIgnoreParent, "no-ignore-parent", false, "do not apply ignore files of the directories above PATH")
 	fs.BoolVar(&c.noIgnoreGlobal, "no-ignore-global", false, "do not apply the global excludes (git's core.excludesFile)")
 	fs.CountVarP(&c.unrestricted, "unrestricted", "u", "-u: --no-ignore; -uu: and hidden files (searched anyway); -uuu: and binary files as text (grep)")
-	fs.IntVarP(&c.threads, "threads", "j", 0, "accepted, for rg and fd: a call runs on one instance for now")
+	fs.IntVarP(&c.threads, "threads", "j", 0, "split a grep across `N` instances, one core each (default: the CPUs; a glob runs on one)")
 	fs.BoolVarP(&c.follow, "follow", "L", false, "refused: symbolic links are never followed")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first result, 1 if there is none")
 	if tool == "grep" {
@@ -454,7 +454,8 @@ func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, st
 	// one call returns, and lines are printed whole, as rg prints them.
 	maxSize := int64(c.maxSizeMiB) << 20
 	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
-		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize))
+		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize)).
+		WithParallelism(c.threads)
 	if !noIgnore {
 		outside, err := host.OutsideIgnoreRules(root)
 		if err != nil {

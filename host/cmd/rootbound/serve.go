@@ -17,6 +17,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rf := addRootFlags(fs, "requests and results")
 	timeout := fs.Duration("timeout", 20*time.Second, "the longest a request may run (a request's own deadline_ms may be shorter)")
 	instances := fs.Int("instances", 1, "`N` requests answered at once (they are answered in order)")
+	threads := fs.IntP("threads", "j", 0, "split a grep across `N` instances, one core each (default: the CPUs)")
 	if done, code := parse(fs, args, "usage: rootbound serve --root DIR|NAME=DIR [--root ...] < requests.jsonl\n", stdout, stderr); done {
 		return code
 	}
@@ -25,7 +26,7 @@ func serve(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rootbound serve:", err)
 		return 2
 	}
-	cfg = cfg.WithTimeout(*timeout).WithInstances(*instances)
+	cfg = cfg.WithTimeout(*timeout).WithInstances(*instances).WithParallelism(*threads)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r, err := host.NewRunner(ctx, cfg)

@@ -9,7 +9,8 @@ import (
 )
 
 // writeCTree writes a C-like source tree under dir: about 20,000 .c and .h
-// files in nested directories, about 110 MB, with C's keywords and the
+// files in nested directories, about 110 MB, 53 .gitignore files and the
+// build outputs they ignore (a .o beside one .c in eight), with C's keywords and the
 // snake_case identifiers of a large C project (underscores everywhere, as
 // the Go tree has not), the same bytes on every machine (a fixed seed). It
 // stands in for the 38,000-file C tree the speed goals were first measured
@@ -83,6 +84,85 @@ func writeCTree(dir string) error {
 			return err
 		}
 		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+		if i%8 == 1 { // a build's output beside its source, ignored
+			obj := strings.TrimSuffix(p, ".c") + ".o"
+			if err := os.WriteFile(obj, []byte("\x7fELF\x02\x01\x01\x00"+b.String()[:min(len(b.String()), 2000)]), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return writeCIgnores(dir, words, rng)
+}
+
+// writeCIgnores writes the ignore files of a large C project: a root
+// .gitignore of build outputs (negations and anchored rules among them)
+// and 52 more in its directories, as the 38,000-file C tree the ignore
+// cost was measured on has 53.
+func writeCIgnores(dir string, words []string, rng *rand.Rand) error {
+	root := `#
+# Build outputs
+#
+*.o
+*.o.*
+*.a
+*.s
+*.ko
+*.so
+*.so.dbg
+*.mod
+*.mod.c
+*.lst
+*.order
+*.symtypes
+*.tab.[ch]
+*.lex.c
+*.bin
+*.elf
+*.dtb
+*.gz
+*.lzma
+*.xz
+.*.cmd
+.*.d
+.tmp_*
+/build/
+/tags
+/TAGS
+/cscope.*
+/System.map
+/Module.symvers
+modules.builtin
+!.gitignore
+!.mailmap
+*.orig
+*~
+\#*#
+`
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(root), 0o644); err != nil {
+		return err
+	}
+	for i := range 52 {
+		d := words[i%len(words)]
+		if i >= len(words) {
+			d = filepath.Join(d, words[(i*7)%len(words)])
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "# generated in %s\n", d)
+		for range 1 + rng.IntN(6) {
+			switch rng.IntN(4) {
+			case 0:
+				fmt.Fprintf(&b, "/%s_gen.[ch]\n", words[rng.IntN(len(words))])
+			case 1:
+				fmt.Fprintf(&b, "%s_*_table.c\n", words[rng.IntN(len(words))])
+			case 2:
+				fmt.Fprintf(&b, "/%s_helper\n", words[rng.IntN(len(words))])
+			default:
+				fmt.Fprintf(&b, "!%s_keep.o\n", words[rng.IntN(len(words))])
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, d, ".gitignore"), []byte(b.String()), 0o644); err != nil {
 			return err
 		}
 	}

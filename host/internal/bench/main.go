@@ -146,16 +146,25 @@ func run() error {
 	if out, err := exec.Command("go", "build", "-o", cli, "./host/cmd/rootbound").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
 	}
+	trees["tiny"] = filepath.Join(tmp, "tiny")
+	if err := writeTinyTree(trees["tiny"]); err != nil {
+		return err
+	}
 	ctx := context.Background()
-	runners := map[string]*host.Runner{}
+	// runners: one instance a call; split: a grep split across two.
+	runners, split := map[string]*host.Runner{}, map[string]*host.Runner{}
 	natives := map[string]*server.Server{}
 	for name, tree := range trees {
-		r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", tree).WithTimeout(time.Minute).WithBudget(0, 0).WithMaxResultBytes(1<<30))
-		if err != nil {
-			return err
+		for n, m := range map[int]map[string]*host.Runner{1: runners, 2: split} {
+			r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", tree).WithTimeout(time.Minute).WithBudget(0, 0).WithMaxResultBytes(1<<30).
+				WithParallelism(n))
+			if err != nil {
+				return err
+			}
+			defer r.Close(ctx)
+			m[name] = r
 		}
-		defer r.Close(ctx)
-		runners[name] = r
+		var err error
 		if natives[name], err = server.New([]server.Root{{Name: "/tree", Dir: tree}}); err != nil {
 			return err
 		}
@@ -219,6 +228,9 @@ func run() error {
 		fmt.Printf("\n| ignoring node_modules/: %s | %s, %s without ignore files | %.1f× faster | goal: faster (%s) |", pair[0], ms(with), ms(without), ratio(without, with), verdict)
 	}
 	fmt.Println()
+	if err := splitTable(ctx, keep, trees, runners, split); err != nil {
+		return err
+	}
 	first := median(func() error { return firstLine([]string{cli, "grep", "return", trees["go"]}) })
 	rgFirst := median(func() error {
 		return firstLine([]string{"rg", "-n", "--hidden", "--no-require-git", "return", trees["go"]})

@@ -1,0 +1,390 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// shards is how many instances a request is split across: a grep, on a
+// runner that allows more than one (WithParallelism); every other request
+// runs on one.
+func (r *Runner) shards(req *protocol.Request) int {
+	if req == nil || req.Grep == nil {
+		return 1
+	}
+	return r.cfg.parallelism
+}
+
+// run sends a request (req: the line decoded, nil when it is not valid) to
+// one instance, or splits it across several.
+func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id string, deadline time.Time, moduleMS int64,
+	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
+	if n := r.shards(req); n > 1 {
+		return r.exchangeShards(ctx, *req, n, deadline, moduleMS, onLine)
+	}
+	return r.exchange(ctx, line, id, deadline, moduleMS, onLine)
+}
+
+// Merge keys: the lines at one position, in the order one instance writes
+// them.
+const (
+	keyWalk       = iota // a problem about no file, before the file at the position
+	keyStopBefore        // a shard's final line: it stopped before the file
+	keyMark              // the file's mark
+	keyFile              // the file's items, problems, skip
+	keyStopWithin        // a shard's final line: it stopped while searching the file
+)
+
+// shardLine is the next line of one shard, decoded, with its merge key.
+type shardLine struct {
+	pos  int64
+	key  int
+	line protocol.Line
+	mark [protocol.MarkLen]int64
+	raw  []byte
+}
+
+func (a *shardLine) before(b *shardLine) bool {
+	return a.pos < b.pos || a.pos == b.pos && a.key < b.key
+}
+
+// shard is one instance of a split call, as the host reads it.
+type shard struct {
+	inst *instance
+	head *shardLine     // its next line; nil until read
+	done *protocol.Done // its final line
+	raw  []byte         // the final line as the module wrote it
+	open int64          // the position of its file being searched (its last mark)
+	pos  int64          // the last position it sent
+	lost string         // why it ended without a final line
+}
+
+// shardCall is a grep split across instances: the host sends each its
+// share, reads their lines as the merge needs them (each instance blocks
+// on its own full pipe, so a reorder buffer holds at most a pipe's worth
+// per instance) and hands the merged lines on, in order, as they come.
+type shardCall struct {
+	r        *Runner
+	id       string
+	shards   []shard
+	m        *merger
+	onLine   func(raw []byte, l *protocol.Line) error
+	lineErr  error
+	moduleMS int64
+	timer    *time.Timer
+	ctxDone  <-chan struct{}
+	revoked  bool
+	gaveUp   bool
+	turns    time.Duration // instances per core, at least 1
+}
+
+// exchangeShards is exchange for a grep split across n instances: the
+// same lines, the same final line, as one instance would write (the
+// merger decides them), the same deadline and cancellation (every shard's
+// clock moves, its mounts are revoked, then it is killed).
+func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int, deadline time.Time, moduleMS int64,
+	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
+	if ctx.Err() != nil {
+		return failed(stopped(ctx, "before it started")), nil
+	}
+	first, err := r.acquire(ctx)
+	if err != nil {
+		if errors.Is(err, ErrClosed) {
+			return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}, nil
+		}
+		return failed(stopped(ctx, "while it waited for an instance")), nil
+	}
+	insts := append([]*instance{first}, r.more(n-1)...)
+	if len(insts) == 1 {
+		line, _ := json.Marshal(req) // it was decoded from JSON
+		return r.exchangeOn(ctx, first, line, req.ID, deadline, moduleMS, onLine)
+	}
+	n = len(insts)
+	r.split.Add(1)
+	c := &shardCall{r: r, id: req.ID, onLine: onLine, moduleMS: moduleMS, ctxDone: ctx.Done()}
+	c.shards = make([]shard, n)
+	for k, inst := range insts {
+		s := &c.shards[k]
+		s.inst, s.open, s.pos = inst, -1, 0
+		req.Shard = &protocol.Shard{Index: k, Count: n}
+		line, _ := json.Marshal(req) // it was decoded from JSON
+		if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
+			s.lost = "the module is gone: " + exitText(inst)
+			s.head = &shardLine{key: keyStopBefore}
+		}
+	}
+	c.m = newMerger(req.ID, req.Grep, req.Limits, c.emit)
+	// Instances beyond the cores take turns on them: the graces past the
+	// deadline grow by as many turns.
+	c.turns = time.Duration(max(1, (n+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0)))
+	c.timer = time.NewTimer(time.Until(deadline) + graceAnswer*c.turns)
+	defer c.timer.Stop()
+
+	end := c.merge()
+	if c.gaveUp {
+		c.finish()
+		return c.stopped(ctx), nil
+	}
+	if end != nil && end.line.Done != nil && end.line.Done.Shard == nil {
+		// It never started (a bad argument, a path not found): every
+		// shard says the same, as one instance would.
+		c.drain()
+		c.finish()
+		return fromDone(end.line.Done), end.raw
+	}
+	c.drain()
+	var endDone *protocol.Done
+	var w protocol.Wording
+	ignoredBy := ""
+	for i := range c.shards {
+		if d := c.shards[i].done; d != nil && d.Shard != nil {
+			w, ignoredBy = d.Shard.Wording(), d.IgnoredBy
+			break
+		}
+	}
+	if end != nil {
+		if s := c.shardOf(end); s != nil && s.lost != "" {
+			code, msg := protocol.CodeInternal, s.lost
+			if s.inst.dead() {
+				code, msg = crashError(s.inst, r.cfg.memory)
+			}
+			c.m.end = protocol.NewError(code, msg)
+		} else {
+			endDone = end.line.Done
+		}
+	}
+	wire := c.m.done(endDone, ignoredBy, w)
+	c.finish()
+	done := fromDone(&wire)
+	if c.revoked {
+		s := c.stopped(ctx)
+		done.Status, done.Error = s.Status, s.Error
+		wire.Status, wire.Error = s.Status, protocol.NewError(s.Error.Code, s.Error.Message)
+	}
+	raw, _ := json.Marshal(&protocol.Line{ID: c.id, Done: &wire})
+	return done, append(raw, '\n')
+}
+
+// merge feeds the merger the shards' lines in position order until the
+// call ends, and returns the line that ended it (nil when the merger
+// did).
+func (c *shardCall) merge() *shardLine {
+	for {
+		var next *shardLine
+		for k := range c.shards {
+			s := &c.shards[k]
+			if s.head == nil {
+				c.read(k)
+				if c.gaveUp {
+					return nil
+				}
+			}
+			if next == nil || s.head.before(next) {
+				next = s.head
+			}
+		}
+		if next.key == keyStopBefore || next.key == keyStopWithin {
+			return next
+		}
+		s := c.shardOf(next)
+		s.head = nil
+		var err error
+		l := &next.line
+		switch {
+		case next.key == keyMark:
+			c.m.mark(next.mark)
+		case l.Walk != nil:
+			c.m.walkRead(next.mark)
+		case l.Item != nil:
+			err = c.m.item(l.Item)
+		case l.Problem != nil:
+			err = c.m.problem(l.Problem)
+		case l.Skip != nil:
+			c.m.skipped(l.Skip)
+		}
+		if err != nil && c.lineErr == nil {
+			c.lineErr = err
+			c.revoke()
+		}
+		if c.m.ended {
+			return nil
+		}
+	}
+}
+
+func (c *shardCall) shardOf(l *shardLine) *shard {
+	for k := range c.shards {
+		if c.shards[k].head == l {
+			return &c.shards[k]
+		}
+	}
+	return nil
+}
+
+// emit hands a merged line on, until the caller stops taking them.
+func (c *shardCall) emit(raw []byte, l *protocol.Line) error {
+	if c.lineErr != nil {
+		return nil
+	}
+	return c.onLine(raw, l)
+}
+
+// read reads shard k's next line into its head: it waits for it, and,
+// meanwhile, for the deadline and the caller's context. Progress lines are
+// passed on (shard 0's, with the merged counts) and not kept.
+func (c *shardCall) read(k int) {
+	s := &c.shards[k]
+	for {
+		select {
+		case raw, ok := <-s.inst.lines:
+			if !ok {
+				<-s.inst.exited
+				s.lost = "the module stopped: " + exitText(s.inst)
+				s.head = &shardLine{pos: s.pos, key: keyStopWithin}
+				return
+			}
+			if l := c.decode(s, raw); l != nil {
+				s.head = l
+				return
+			}
+			if s.lost != "" {
+				s.head = &shardLine{pos: s.pos, key: keyStopWithin}
+				return
+			}
+		case <-c.ctxDone:
+			c.ctxDone = nil
+			c.revoke()
+		case <-c.timer.C:
+			if !c.revoked {
+				c.revoke()
+				continue
+			}
+			c.gaveUp = true
+			return
+		}
+	}
+}
+
+// decode decodes a shard's line and gives its merge key; nil for a
+// progress line (passed on) or a line that is not the protocol's (the
+// shard is then lost).
+func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
+	if id, seq, it, ok := protocol.ParseShardItemLine(raw); ok && id == c.id && seq >= 0 {
+		s.pos = seq
+		return &shardLine{pos: seq, key: keyFile, line: protocol.Line{ID: id, Item: &it}}
+	}
+	if id, walk, mark, ok := protocol.ParseMarkLine(raw); ok && id == c.id {
+		s.pos = mark[protocol.MarkSeq]
+		if walk {
+			return &shardLine{pos: s.pos, key: keyWalk, mark: mark, line: protocol.Line{Walk: mark[:]}}
+		}
+		s.open = s.pos
+		return &shardLine{pos: s.pos, key: keyMark, mark: mark}
+	}
+	var l protocol.Line
+	if err := json.Unmarshal(raw, &l); err != nil || l.ID != c.id {
+		s.lost = fmt.Sprintf("unexpected line from the module: %.200q", raw)
+		return nil
+	}
+	switch {
+	case l.Progress != nil:
+		if s == &c.shards[0] && c.m != nil {
+			p := protocol.Progress{Entries: l.Progress.Entries, FilesRead: c.m.filesRead, Results: c.m.results}
+			pl := &protocol.Line{ID: c.id, Progress: &p}
+			b, _ := json.Marshal(pl)
+			if err := c.emit(append(b, '\n'), pl); err != nil && c.lineErr == nil {
+				c.lineErr = err
+				c.revoke()
+			}
+		}
+		return nil
+	case l.Done != nil:
+		s.done = l.Done
+		s.raw = raw
+		if e := l.Done.Shard; e != nil {
+			if e.Within {
+				return &shardLine{pos: e.At, key: keyStopWithin, line: l, raw: raw}
+			}
+			return &shardLine{pos: e.At, key: keyStopBefore, line: l, raw: raw}
+		}
+		return &shardLine{key: keyStopBefore, line: l, raw: raw}
+	case l.Problem != nil && l.Seq != nil:
+		s.pos = *l.Seq
+		if *l.Seq == s.open {
+			return &shardLine{pos: s.pos, key: keyFile, line: l}
+		}
+		return &shardLine{pos: s.pos, key: keyWalk, line: l}
+	case len(l.Skip) == protocol.SkipLen:
+		return &shardLine{pos: l.Skip[protocol.SkipSeq], key: keyFile, line: l}
+	}
+	s.lost = fmt.Sprintf("unexpected line from the module: %.200q", raw)
+	return nil
+}
+
+// revoke ends every shard's request: the deadline passed, the caller
+// cancelled, or stopped taking results.
+func (c *shardCall) revoke() {
+	if c.revoked {
+		return
+	}
+	c.revoked = true
+	for k := range c.shards {
+		c.shards[k].inst.revoke(c.moduleMS)
+	}
+	c.timer.Reset(graceRevoke * c.turns)
+}
+
+// drain ends the shards still searching once the call has its answer: their
+// clocks move past the deadline (their mounts stay), each answers at its
+// next look, and its lines are dropped.
+func (c *shardCall) drain() {
+	for k := range c.shards {
+		s := &c.shards[k]
+		if s.done == nil && s.lost == "" && !c.revoked {
+			s.inst.interrupt(c.moduleMS)
+		}
+	}
+	if !c.revoked {
+		c.timer.Reset((graceAnswer + graceRevoke) * c.turns)
+	}
+	for k := range c.shards {
+		s := &c.shards[k]
+		for s.done == nil && s.lost == "" && !c.gaveUp {
+			s.head = nil
+			c.read(k)
+		}
+	}
+}
+
+// finish gives back the instances that answered, and stops the others.
+func (c *shardCall) finish() {
+	for k := range c.shards {
+		s := &c.shards[k]
+		clean := s.done != nil && s.lost == "" && !c.revoked && !c.gaveUp
+		switch {
+		case k == 0 && clean:
+			c.r.release(s.inst)
+		case k == 0:
+			c.r.discard(s.inst)
+		case clean:
+			c.r.giveBack(s.inst)
+		default:
+			s.inst.stop()
+		}
+	}
+}
+
+// stopped is the final line of a call the host ended.
+func (c *shardCall) stopped(ctx context.Context) Done {
+	if c.lineErr != nil {
+		return Done{Status: StatusPartial, Error: newError(protocol.CodeCancelled, "the caller stopped taking results: "+c.lineErr.Error())}
+	}
+	code, msg := stopped(ctx, during)
+	return Done{Status: StatusPartial, Error: newError(code, msg)}
+}

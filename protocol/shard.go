@@ -1,0 +1,178 @@
+package protocol
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// A grep can be split across instances of the module, each searching a
+// share of the files, and the answers merged by the host into exactly the
+// answer one instance gives (RATIONALE.md, "Why split a grep by files?").
+//
+// Every shard walks the whole tree in the same order and counts what the
+// walk passes over, as one instance does; of the files the walk hands to
+// the search (in walk order, or newest first when sorted by time), the
+// shard with index i searches those whose position p has p % count == i.
+// Its answer says, besides its items and problems, where each line belongs
+// and what each of its files cost, so the host can replay one instance's
+// call: its offset, max_results and max_output_bytes, the byte budget, the
+// counts at the result where it stopped, and the 20 problem lines.
+//
+//   - An item or problem line carries Seq: the position of the file it is
+//     about. A problem about no file (a directory that could not be read,
+//     an ignore file not applied) has the position of the next file, and
+//     only shard 0 sends it (every shard counts it).
+//   - Before a file's own lines, a Mark: [position, bytes read, then the
+//     walk's counts when the search took the file: dirs, files, symlink,
+//     special, ignored, hidden, denied, unreadable].
+//   - After them, when the file was skipped: a Skip, [position, binary,
+//     too_large, unreadable].
+//   - When the walk reads an ignore file: a Walk, as a Mark with the
+//     position of the next file and the bytes read; only shard 0 sends it.
+//   - Done counts the walk's share only (Mark's order), with no files read
+//     and no bytes, and Shard says where the shard stopped and how a
+//     truncation notice words what matched.
+//
+// A shard applies no offset: it sends results until offset+max_results,
+// and the next one truncates it. Its byte budget and output cap are the
+// call's; a shard reaches neither before the whole call does.
+
+// MaxShards bounds Shard.Count.
+const MaxShards = 256
+
+// Shard is one share of a split grep.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// Check validates a shard.
+func (s *Shard) Check() *Error {
+	if s.Count < 1 || s.Count > MaxShards || s.Index < 0 || s.Index >= s.Count {
+		return NewError(CodeInvalidArgument, fmt.Sprintf("shard %d of %d, want a count of 1 to %d and an index below it", s.Index, s.Count, MaxShards))
+	}
+	return nil
+}
+
+// Owns reports whether the shard searches the file at position seq.
+func (s *Shard) Owns(seq int64) bool { return seq%int64(s.Count) == int64(s.Index) }
+
+// ShardEnd is where a shard stopped: before the file at position At, or,
+// Within, while searching it; and the words of a truncation notice.
+type ShardEnd struct {
+	At     int64  `json:"at"`
+	Within bool   `json:"within,omitempty"`
+	One    string `json:"one"`
+	Many   string `json:"many"`
+	Where  string `json:"where"`
+	How    string `json:"how"`
+}
+
+// Wording is the words of a truncation notice.
+func (e *ShardEnd) Wording() Wording { return Wording{e.One, e.Many, e.Where, e.How} }
+
+// Mark's fields, by index.
+const (
+	MarkSeq = iota
+	MarkBytes
+	MarkDirs
+	MarkFiles
+	MarkSymlink
+	MarkSpecial
+	MarkIgnored
+	MarkHidden
+	MarkDenied
+	MarkUnreadable
+	MarkLen
+)
+
+// Skip's fields, by index.
+const (
+	SkipSeq = iota
+	SkipBinary
+	SkipTooLarge
+	SkipUnreadable
+	SkipLen
+)
+
+// Wording is what a truncation notice says: what matched, one and many
+// ("line matches", "lines match"), where, and how to get fewer.
+type Wording struct {
+	One   string `json:"one"`
+	Many  string `json:"many"`
+	Where string `json:"where"`
+	How   string `json:"how"`
+}
+
+// Narrow is the notice of a truncated answer and the offset of its next
+// page: the answer skipped offset results and sent results of at most max;
+// capped, it stopped at maxOutput bytes of item lines instead.
+func (w Wording) Narrow(offset, max, results int, capped bool, maxOutput int64) (string, int) {
+	next := offset + results
+	if capped {
+		return fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", maxOutput, results, w.Many, w.Where, w.How, next), next
+	}
+	what := w.Many
+	if offset+max == 1 {
+		what = w.One
+	}
+	return fmt.Sprintf("more than %d %s in %s: %s, raise max_results, or pass offset: %d for the next page", offset+max, what, w.Where, w.How, next), next
+}
+
+// ErrEntryBudget and ErrByteBudget are the errors of a spent work budget.
+func ErrEntryBudget(max int64) *Error {
+	return NewError(CodeBudget, fmt.Sprintf("work budget spent: %d directory entries visited", max))
+}
+
+func ErrByteBudget(max int64) *Error {
+	return NewError(CodeBudget, fmt.Sprintf("work budget spent: %d bytes read", max))
+}
+
+// AppendMarkLine appends a shard's Mark line (walk: a Walk line), as
+// Encoder.Encode writes it.
+func AppendMarkLine(dst []byte, id string, walk bool, mark *[MarkLen]int64) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendString(dst, id)
+	if walk {
+		dst = append(dst, `,"walk":[`...)
+	} else {
+		dst = append(dst, `,"mark":[`...)
+	}
+	for i, v := range mark {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, v, 10)
+	}
+	return append(dst, "]}\n"...)
+}
+
+// ParseMarkLine reads a line AppendMarkLine wrote; ok is false for any
+// other.
+func ParseMarkLine(line []byte) (id string, walk bool, mark [MarkLen]int64, ok bool) {
+	p := parser{b: line}
+	if !p.lit(`{"id":`) {
+		return "", false, mark, false
+	}
+	if id, ok = p.str(); !ok {
+		return "", false, mark, false
+	}
+	walk = p.lit(`,"walk":[`)
+	if !walk && !p.lit(`,"mark":[`) {
+		return "", false, mark, false
+	}
+	for i := range mark {
+		if i > 0 && !p.lit(",") {
+			return "", false, mark, false
+		}
+		n, ok := p.int()
+		if !ok {
+			return "", false, mark, false
+		}
+		mark[i] = int64(n)
+	}
+	if !p.lit("]}") || !(p.i == len(p.b) || (p.i == len(p.b)-1 && p.b[p.i] == '\n')) {
+		return "", false, mark, false
+	}
+	return id, walk, mark, true
+}
