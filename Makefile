@@ -10,6 +10,9 @@ FUZZTIME ?= 200000x
 # FuzzLinks builds a tree on disk and runs the wazero host for each input
 # (about 1,000 a second): it gets a count of its own.
 FUZZLINKS ?= 5000x
+# FuzzSplit answers each input with the native core n+1 times (about 700 a
+# second): its own count too.
+FUZZSPLIT ?= 20000x
 # Minimizing each new input is bounded too: with Go's default of 60 s a run
 # that finds new coverage can spend minutes shrinking inputs.
 FUZZMIN ?= 10x
@@ -91,7 +94,7 @@ check: wasm-check
 bench: tools
 	$(GO) run ./host/internal/bench
 
-## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS)
+## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS, FuzzSplit for FUZZSPLIT)
 fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
@@ -108,3 +111,4 @@ fuzz:
 	$(GO) test ./internal/meter -run '^$$' -fuzz FuzzCountByte -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzLinks -fuzztime $(FUZZLINKS) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./host -run '^$$' -fuzz FuzzSplit -fuzztime $(FUZZSPLIT) -fuzzminimizetime $(FUZZMIN)

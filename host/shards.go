@@ -56,13 +56,14 @@ func (a *shardLine) before(b *shardLine) bool {
 
 // shard is one instance of a split call, as the host reads it.
 type shard struct {
-	inst *instance
-	head *shardLine     // its next line; nil until read
-	done *protocol.Done // its final line
-	raw  []byte         // the final line as the module wrote it
-	open int64          // the position of its file being searched (its last mark)
-	pos  int64          // the last position it sent
-	lost string         // why it ended without a final line
+	inst  *instance      // nil in tests of the merge
+	lines <-chan []byte  // its answer's lines: inst.lines
+	head  *shardLine     // its next line; nil until read
+	done  *protocol.Done // its final line
+	raw   []byte         // the final line as the module wrote it
+	open  int64          // the position of its file being searched (its last mark)
+	pos   int64          // the last position it sent
+	lost  string         // why it ended without a final line
 }
 
 // shardCall is a grep split across instances: the host sends each its
@@ -111,7 +112,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	c.shards = make([]shard, n)
 	for k, inst := range insts {
 		s := &c.shards[k]
-		s.inst, s.open, s.pos = inst, -1, 0
+		s.inst, s.lines, s.open = inst, inst.lines, -1
 		req.Shard = &protocol.Shard{Index: k, Count: n}
 		line, _ := json.Marshal(req) // it was decoded from JSON
 		if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
@@ -131,14 +132,33 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 		c.finish()
 		return c.stopped(ctx), nil
 	}
+	c.drain()
+	wire, raw := c.final(end, r.cfg.memory)
+	c.finish()
+	done := fromDone(&wire)
+	if c.revoked {
+		s := c.stopped(ctx)
+		done.Status, done.Error = s.Status, s.Error
+		wire.Status, wire.Error = s.Status, protocol.NewError(s.Error.Code, s.Error.Message)
+		raw = nil
+	}
+	if raw == nil {
+		raw, _ = json.Marshal(&protocol.Line{ID: c.id, Done: &wire})
+		raw = append(raw, '\n')
+	}
+	return done, raw
+}
+
+// final is the call's final line, once the shards were drained; end is
+// the line that ended the merge (nil: the merger ended it); memory is the
+// instances' cap, for a crash's message. raw is the line as a shard wrote
+// it when one instance's would be the same, nil otherwise.
+func (c *shardCall) final(end *shardLine, memory uint64) (wire protocol.Done, raw []byte) {
 	if end != nil && end.line.Done != nil && end.line.Done.Shard == nil {
 		// It never started (a bad argument, a path not found): every
 		// shard says the same, as one instance would.
-		c.drain()
-		c.finish()
-		return fromDone(end.line.Done), end.raw
+		return *end.line.Done, end.raw
 	}
-	c.drain()
 	var endDone *protocol.Done
 	var w protocol.Wording
 	ignoredBy := ""
@@ -151,24 +171,15 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	if end != nil {
 		if s := c.shardOf(end); s != nil && s.lost != "" {
 			code, msg := protocol.CodeInternal, s.lost
-			if s.inst.dead() {
-				code, msg = crashError(s.inst, r.cfg.memory)
+			if s.inst != nil && s.inst.dead() {
+				code, msg = crashError(s.inst, memory)
 			}
 			c.m.end = protocol.NewError(code, msg)
 		} else {
 			endDone = end.line.Done
 		}
 	}
-	wire := c.m.done(endDone, ignoredBy, w)
-	c.finish()
-	done := fromDone(&wire)
-	if c.revoked {
-		s := c.stopped(ctx)
-		done.Status, done.Error = s.Status, s.Error
-		wire.Status, wire.Error = s.Status, protocol.NewError(s.Error.Code, s.Error.Message)
-	}
-	raw, _ := json.Marshal(&protocol.Line{ID: c.id, Done: &wire})
-	return done, append(raw, '\n')
+	return c.m.done(endDone, ignoredBy, w), nil
 }
 
 // merge feeds the merger the shards' lines in position order until the
@@ -242,10 +253,13 @@ func (c *shardCall) read(k int) {
 	s := &c.shards[k]
 	for {
 		select {
-		case raw, ok := <-s.inst.lines:
+		case raw, ok := <-s.lines:
 			if !ok {
-				<-s.inst.exited
-				s.lost = "the module stopped: " + exitText(s.inst)
+				s.lost = "the module stopped"
+				if s.inst != nil {
+					<-s.inst.exited
+					s.lost += ": " + exitText(s.inst)
+				}
 				s.head = &shardLine{pos: s.pos, key: keyStopWithin}
 				return
 			}
@@ -346,7 +360,7 @@ func (c *shardCall) revoke() {
 func (c *shardCall) drain() {
 	for k := range c.shards {
 		s := &c.shards[k]
-		if s.done == nil && s.lost == "" && !c.revoked {
+		if s.done == nil && s.lost == "" && !c.revoked && s.inst != nil {
 			s.inst.interrupt(c.moduleMS)
 		}
 	}

@@ -33,9 +33,9 @@ import (
 //     and no bytes, and Shard says where the shard stopped and how a
 //     truncation notice words what matched.
 //
-// A shard applies no offset: it sends results until offset+max_results,
-// and the next one truncates it. Its byte budget and output cap are the
-// call's; a shard reaches neither before the whole call does.
+// A shard applies no offset and no output cap: it sends results until
+// offset+max_results+1, the last of which truncates it. Its byte budget is
+// the call's: a shard never reaches it before the whole call does.
 
 // MaxShards bounds Shard.Count.
 const MaxShards = 256

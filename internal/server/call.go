@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/rootbound/rootbound/internal/meter"
@@ -158,7 +157,9 @@ func (c *call) setOffset(n int) *protocol.Error {
 	if c.shard != nil {
 		// The host applies the offset; a shard sends every result the
 		// call's page may need, and the one past it that truncates it.
-		c.skip, c.cap = 0, n+c.max+1
+		// No output cap either: the host's decides, at the item where
+		// one instance's would, which it can only see sent.
+		c.skip, c.cap, c.maxOutput = 0, n+c.max+1, 0
 	}
 	return nil
 }
@@ -270,24 +271,16 @@ func (c *call) write1(it *protocol.Item) error {
 	if grouped {
 		it.Break = c.written && (it.Path != c.last || it.LineNumber > c.lastLine+1)
 	}
-	n := 0 // bytes of the line one instance sends
 	if c.shard == nil {
 		c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
-		n = len(c.line)
 	} else {
-		// Sent with its position; counted as the whole call's line.
 		c.line = protocol.AppendShardItemLine(c.line[:0], c.id, c.fileSeq, it)
-		n = len(c.line) - len(`,"seq":`) - len(strconv.FormatInt(c.fileSeq, 10))
 	}
-	if c.maxOutput > 0 && c.output+int64(n) > c.maxOutput {
+	if c.maxOutput > 0 && c.output+int64(len(c.line)) > c.maxOutput {
 		c.done.Truncated, c.capped = true, true
-		if c.shard != nil {
-			// The host must see the line that did not fit.
-			c.writeErr = c.enc.Write(c.line)
-		}
 		return walk.SkipAll
 	}
-	c.output += int64(n)
+	c.output += int64(len(c.line))
 	if grouped {
 		c.last, c.lastLine, c.written = it.Path, it.LineNumber, true
 	}

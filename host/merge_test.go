@@ -1,0 +1,207 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/internal/server"
+	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// The merge of a split grep, held to its oracle: the same request answered
+// by one instance of the core (natively, in process) and by n shards whose
+// answers the host's merge puts together must be the same lines, byte for
+// byte, whatever the offset, max_results, context, output cap, budgets,
+// order and number of shards. Conformance holds the same through wazero
+// on its cases; this reaches the corners at fuzzing speed.
+
+// splitTree is a tree with what a merge must get right: files with many
+// and few matches, lines next to each other (context), a binary file, one
+// with a NUL past the first 8 KiB, an ignore file, hidden files, an
+// unreadable directory.
+func splitTree(t testing.TB) string {
+	spec := map[string]string{
+		".gitignore":        "*.log\n!keep.log\n",
+		"a/one.txt":         "x1\nnothing\nx2\nx3\n",
+		"a/two.txt":         strings.Repeat("x line\nother\n", 9),
+		"a/keep.log":        "x kept\n",
+		"a/skip.log":        "x ignored\n",
+		"b/.hidden":         "x hidden\n",
+		"b/c/deep.txt":      "zzz\nx deep\nzzz\nzzz\nx deeper\n",
+		"b/c/none.txt":      "nothing here\n",
+		"b/bin.dat":         "x\x00binary\n",
+		"b/late.dat":        strings.Repeat("x padding line\n", 700) + "\x00",
+		"c/many.txt":        strings.Repeat("x\ny\nx\n", 20),
+		"c/.gitignore":      "/ignored.txt\n",
+		"c/ignored.txt":     "x\n",
+		"d/e/f/g.txt":       "g x g\n",
+		"d/e/big.txt":       strings.Repeat("x big\n", 500),
+		"z.txt":             "x last\n",
+		"locked/secret.txt": "x\n",
+	}
+	dir := testtree.New(t, spec)
+	if err := os.Chmod(filepath.Join(dir, "locked"), 0); err == nil {
+		t.Cleanup(func() { os.Chmod(filepath.Join(dir, "locked"), 0o755) })
+	}
+	// Times for sort: mtime, distinct and with ties.
+	for i, p := range []string{"a/one.txt", "a/two.txt", "b/c/deep.txt", "c/many.txt", "z.txt", "d/e/big.txt"} {
+		ts := time.Unix(1_700_000_000+int64(i%4)*1000, 0)
+		os.Chtimes(filepath.Join(dir, p), ts, ts)
+	}
+	return dir
+}
+
+// nativeAnswer sends one request line to a native server and returns its lines.
+func nativeAnswer(t testing.TB, s *server.Server, req protocol.Request) []byte {
+	line, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.Serve(bytes.NewReader(append(line, '\n')), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// splitAnswer answers req as n shards of the native core whose answers
+// the host merges.
+func splitAnswer(t testing.TB, s *server.Server, req protocol.Request, n int) []byte {
+	c := &shardCall{id: req.ID, shards: make([]shard, n), timer: time.NewTimer(time.Hour), turns: 1}
+	defer c.timer.Stop()
+	var out bytes.Buffer
+	c.onLine = func(raw []byte, _ *protocol.Line) error { out.Write(raw); return nil }
+	for k := range c.shards {
+		req.Shard = &protocol.Shard{Index: k, Count: n}
+		lines := bytes.SplitAfter(nativeAnswer(t, s, req), []byte("\n"))
+		ch := make(chan []byte, len(lines))
+		for _, l := range lines {
+			if len(l) > 0 {
+				ch <- l
+			}
+		}
+		close(ch)
+		c.shards[k] = shard{lines: ch, open: -1}
+	}
+	c.m = newMerger(req.ID, req.Grep, req.Limits, c.emit)
+	end := c.merge()
+	c.drain()
+	wire, raw := c.final(end, 0)
+	if raw == nil {
+		raw, _ = json.Marshal(&protocol.Line{ID: c.id, Done: &wire})
+		raw = append(raw, '\n')
+	}
+	out.Write(raw)
+	return out.Bytes()
+}
+
+// splitCase is a grep and its limits, drawn from a few numbers.
+type splitCase struct {
+	pattern, mode                uint8
+	offset, max                  uint8
+	before, after                uint8
+	maxOutput, maxBytes, entries uint16
+	flags                        uint8 // 1 sort by mtime, 2 only matching, 4 invert, 8 max_count 2, 16 hidden files left out
+	shards                       uint8
+}
+
+func (sc splitCase) request() (protocol.Request, int) {
+	patterns := []string{"x", "x\\d", "deep|last", "^zzz$", "nothing", "big", "q+"}
+	modes := []protocol.OutputMode{protocol.ModeContent, protocol.ModeFiles, protocol.ModeCount, protocol.ModeCountMatches}
+	g := &protocol.GrepArgs{
+		Pattern:    patterns[int(sc.pattern)%len(patterns)],
+		OutputMode: modes[int(sc.mode)%len(modes)],
+		Offset:     int(sc.offset % 40),
+		MaxResults: int(sc.max%30) + 1,
+	}
+	if g.OutputMode == protocol.ModeContent {
+		g.BeforeContext, g.AfterContext = int(sc.before%4), int(sc.after%4)
+		g.OnlyMatching = sc.flags&2 != 0
+		g.Invert = sc.flags&4 != 0 && !g.OnlyMatching
+	}
+	if sc.flags&1 != 0 {
+		g.Sort = protocol.SortMTime
+	}
+	if sc.flags&8 != 0 {
+		g.MaxCount = 2
+	}
+	req := protocol.Request{V: protocol.Version, ID: "s", Grep: g, Limits: &protocol.Limits{}}
+	if sc.maxOutput > 0 {
+		req.Limits.MaxOutputBytes = int64(sc.maxOutput%4000) + 100
+	}
+	if sc.maxBytes > 0 {
+		req.Limits.MaxBytes = int64(sc.maxBytes % 20000)
+	}
+	if sc.entries > 0 {
+		req.Limits.MaxEntries = int64(sc.entries % 40)
+	}
+	if sc.flags&16 != 0 {
+		req.Policy = []protocol.RootPolicy{{Root: "/workspace", HideHidden: true}}
+	}
+	return req, int(sc.shards%6) + 2
+}
+
+func (sc splitCase) check(t *testing.T, s *server.Server) {
+	req, n := sc.request()
+	want := nativeAnswer(t, s, req)
+	got := splitAnswer(t, s, req, n)
+	if !bytes.Equal(got, want) {
+		line, _ := json.Marshal(req)
+		t.Fatalf("%s split across %d differs from one instance:\n got:\n%s\nwant:\n%s", line, n, got, want)
+	}
+}
+
+func TestSplitMatchesOne(t *testing.T) {
+	s, err := server.New([]server.Root{{Name: "/workspace", Dir: splitTree(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		sc   splitCase
+	}{
+		{"content, every result", splitCase{max: 29}},
+		{"content, truncated", splitCase{max: 4}},
+		{"content, a page with context", splitCase{offset: 5, max: 6, before: 2, after: 1}},
+		{"content, context, truncated in a file", splitCase{pattern: 0, offset: 1, max: 10, before: 1, after: 2}},
+		{"files", splitCase{mode: 1, max: 29}},
+		{"files, a page", splitCase{mode: 1, offset: 3, max: 2}},
+		{"count, newest first", splitCase{mode: 2, max: 29, flags: 1}},
+		{"count matches, newest first, a page", splitCase{mode: 3, offset: 2, max: 2, flags: 1}},
+		{"output cap", splitCase{max: 29, maxOutput: 700}},
+		{"output cap with context", splitCase{max: 29, maxOutput: 1500, before: 1, after: 1}},
+		{"byte budget", splitCase{max: 29, maxBytes: 300}},
+		{"byte budget at an ignore file", splitCase{max: 29, maxBytes: 17}},
+		{"entry budget", splitCase{max: 29, entries: 13}},
+		{"only matching", splitCase{pattern: 1, max: 29, flags: 2}},
+		{"invert with context", splitCase{pattern: 4, max: 20, before: 1, flags: 4}},
+		{"max count", splitCase{max: 29, flags: 8, after: 1}},
+		{"hidden left out", splitCase{mode: 1, max: 29, flags: 16}},
+		{"no match", splitCase{pattern: 6, max: 29}},
+	} {
+		for _, shards := range []uint8{0, 1, 3, 5} { // 2, 3, 5, 7 shards
+			tc.sc.shards = shards
+			t.Run(fmt.Sprintf("%s/%d", tc.name, int(shards)+2), func(t *testing.T) { tc.sc.check(t, s) })
+		}
+	}
+}
+
+func FuzzSplit(f *testing.F) {
+	f.Add(uint8(0), uint8(0), uint8(0), uint8(4), uint8(1), uint8(1), uint16(0), uint16(0), uint16(0), uint8(0), uint8(0))
+	f.Add(uint8(1), uint8(3), uint8(2), uint8(2), uint8(0), uint8(0), uint16(900), uint16(500), uint16(0), uint8(1), uint8(3))
+	f.Add(uint8(0), uint8(0), uint8(7), uint8(9), uint8(3), uint8(2), uint16(2000), uint16(0), uint16(30), uint8(8), uint8(1))
+	s, err := server.New([]server.Root{{Name: "/workspace", Dir: splitTree(f)}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, pattern, mode, offset, max, before, after uint8, maxOutput, maxBytes, entries uint16, flags, shards uint8) {
+		splitCase{pattern, mode, offset, max, before, after, maxOutput, maxBytes, entries, flags, shards}.check(t, s)
+	})
+}
