@@ -85,7 +85,10 @@ func (m *merger) mark(mark [protocol.MarkLen]int64) {
 	m.last, m.held = 0, m.held[:0]
 	if m.maxBytes > 0 && m.bytesRead > m.maxBytes {
 		m.end, m.ended = protocol.ErrByteBudget(m.maxBytes), true
+		return // the budget ends the call before the file is looked at
 	}
+	m.binary += mark[protocol.MarkBinary]
+	m.tooLarge += mark[protocol.MarkTooLarge]
 }
 
 // walkRead counts bytes the walk read (an ignore file), at the walk's

@@ -56,14 +56,16 @@ func (a *shardLine) before(b *shardLine) bool {
 
 // shard is one instance of a split call, as the host reads it.
 type shard struct {
-	inst  *instance      // nil in tests of the merge
-	lines <-chan []byte  // its answer's lines: inst.lines
-	head  *shardLine     // its next line; nil until read
-	done  *protocol.Done // its final line
-	raw   []byte         // the final line as the module wrote it
-	open  int64          // the position of its file being searched (its last mark)
-	pos   int64          // the last position it sent
-	lost  string         // why it ended without a final line
+	inst  *instance                 // nil in tests of the merge
+	lines <-chan []byte             // its answer's lines: inst.lines
+	head  *shardLine                // its next line; nil until read
+	done  *protocol.Done            // its final line
+	raw   []byte                    // the final line as the module wrote it
+	open  int64                     // the position of its file being searched (its last mark)
+	marks [][protocol.MarkLen]int64 // a batch of marks read, and the next to merge
+	next  int
+	pos   int64  // the last position it sent
+	lost  string // why it ended without a final line
 }
 
 // shardCall is a grep split across instances: the host sends each its
@@ -251,6 +253,11 @@ func (c *shardCall) emit(raw []byte, l *protocol.Line) error {
 // passed on (shard 0's, with the merged counts) and not kept.
 func (c *shardCall) read(k int) {
 	s := &c.shards[k]
+	if s.next < len(s.marks) { // the rest of a batch of marks
+		s.head = &shardLine{pos: s.marks[s.next][protocol.MarkSeq], key: keyMark, mark: s.marks[s.next]}
+		s.next++
+		return
+	}
 	for {
 		select {
 		case raw, ok := <-s.lines:
@@ -293,13 +300,16 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 		s.pos = seq
 		return &shardLine{pos: seq, key: keyFile, line: protocol.Line{ID: id, Item: &it}}
 	}
-	if id, walk, mark, ok := protocol.ParseMarkLine(raw); ok && id == c.id {
-		s.pos = mark[protocol.MarkSeq]
+	if id, walk, marks, ok := protocol.ParseMarkLine(raw, s.marks[:0]); ok && id == c.id && len(marks) > 0 {
+		s.marks = marks
+		last := marks[len(marks)-1]
+		s.pos = last[protocol.MarkSeq]
 		if walk {
-			return &shardLine{pos: s.pos, key: keyWalk, mark: mark, line: protocol.Line{Walk: mark[:]}}
+			s.marks = s.marks[:0]
+			return &shardLine{pos: s.pos, key: keyWalk, mark: last, line: protocol.Line{Walk: last[:]}}
 		}
-		s.open = s.pos
-		return &shardLine{pos: s.pos, key: keyMark, mark: mark}
+		s.open, s.next = s.pos, 1
+		return &shardLine{pos: marks[0][protocol.MarkSeq], key: keyMark, mark: marks[0]}
 	}
 	var l protocol.Line
 	if err := json.Unmarshal(raw, &l); err != nil || l.ID != c.id {

@@ -242,9 +242,9 @@ type Line struct {
 	Done     *Done     `json:"done,omitempty"`
 	// Mark and Skip are a shard's records of its own files, Walk of the
 	// bytes its walk read (shard.go).
-	Mark []int64 `json:"mark,omitempty"`
-	Walk []int64 `json:"walk,omitempty"`
-	Skip []int64 `json:"skip,omitempty"`
+	Mark [][]int64 `json:"mark,omitempty"`
+	Walk []int64   `json:"walk,omitempty"`
+	Skip []int64   `json:"skip,omitempty"`
 }
 
 // Progress is how far a running call got (Limits.ProgressMS).

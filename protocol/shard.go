@@ -22,11 +22,14 @@ import (
 //     about. A problem about no file (a directory that could not be read,
 //     an ignore file not applied) has the position of the next file, and
 //     only shard 0 sends it (every shard counts it).
-//   - Before a file's own lines, a Mark: [position, bytes read, then the
+//   - Before a file's own lines, its mark: [position, bytes read, then the
 //     walk's counts when the search took the file: dirs, files, symlink,
-//     special, ignored, hidden, denied, unreadable].
-//   - After them, when the file was skipped: a Skip, [position, binary,
-//     too_large, unreadable].
+//     special, ignored, hidden, denied, unreadable; then 1 if the file was
+//     skipped when read as binary, 1 if as too large]; a Mark line holds
+//     the marks of up to MarkBatch files, sent before any other line.
+//   - After them, when the file was skipped later (a NUL past the first
+//     8 KiB, a read that failed): a Skip, [position, binary, too_large,
+//     unreadable].
 //   - When the walk reads an ignore file: a Walk, as a Mark with the
 //     position of the next file and the bytes read; only shard 0 sends it.
 //   - Done counts the walk's share only (Mark's order), with no files read
@@ -83,6 +86,8 @@ const (
 	MarkHidden
 	MarkDenied
 	MarkUnreadable
+	MarkBinary   // 1: skipped as binary when read (a NUL in its first 8 KiB)
+	MarkTooLarge // 1: skipped as over max_file_size
 	MarkLen
 )
 
@@ -128,51 +133,88 @@ func ErrByteBudget(max int64) *Error {
 	return NewError(CodeBudget, fmt.Sprintf("work budget spent: %d bytes read", max))
 }
 
-// AppendMarkLine appends a shard's Mark line (walk: a Walk line), as
-// Encoder.Encode writes it.
-func AppendMarkLine(dst []byte, id string, walk bool, mark *[MarkLen]int64) []byte {
+// AppendMarkLine appends a shard's Walk line, as Encoder.Encode writes it.
+func AppendWalkLine(dst []byte, id string, mark *[MarkLen]int64) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = appendString(dst, id)
-	if walk {
-		dst = append(dst, `,"walk":[`...)
-	} else {
-		dst = append(dst, `,"mark":[`...)
-	}
+	dst = append(dst, `,"walk":`...)
+	return append(AppendMark(dst, mark), "}\n"...)
+}
+
+// Marks are sent in batches, a Mark line holding the marks of up to
+// MarkBatch files in order: a line per file cost a shard more than its
+// share of the search saved (a host's channel and a parse for each).
+const MarkBatch = 256
+
+// StartMarkLine, AppendMark and EndMarkLine write a Mark line of several
+// marks, as Encoder.Encode writes it: start, then each mark (with a comma
+// before all but the first), then end.
+func StartMarkLine(dst []byte, id string) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendString(dst, id)
+	return append(dst, `,"mark":[`...)
+}
+
+// AppendMark appends one mark, a JSON array.
+func AppendMark(dst []byte, mark *[MarkLen]int64) []byte {
+	dst = append(dst, '[')
 	for i, v := range mark {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = strconv.AppendInt(dst, v, 10)
 	}
-	return append(dst, "]}\n"...)
+	return append(dst, ']')
 }
 
-// ParseMarkLine reads a line AppendMarkLine wrote; ok is false for any
-// other.
-func ParseMarkLine(line []byte) (id string, walk bool, mark [MarkLen]int64, ok bool) {
+func EndMarkLine(dst []byte) []byte { return append(dst, "]}\n"...) }
+
+// ParseMarkLine reads a Mark line (walk false) or a Walk line (walk true,
+// one mark) as they are written here, appending the marks to marks; ok is
+// false for any other line.
+func ParseMarkLine(line []byte, marks [][MarkLen]int64) (id string, walk bool, out [][MarkLen]int64, ok bool) {
 	p := parser{b: line}
 	if !p.lit(`{"id":`) {
-		return "", false, mark, false
+		return "", false, marks, false
 	}
 	if id, ok = p.str(); !ok {
-		return "", false, mark, false
+		return "", false, marks, false
 	}
-	walk = p.lit(`,"walk":[`)
+	walk = p.lit(`,"walk":`)
 	if !walk && !p.lit(`,"mark":[`) {
-		return "", false, mark, false
+		return "", false, marks, false
 	}
-	for i := range mark {
-		if i > 0 && !p.lit(",") {
-			return "", false, mark, false
+	for first := true; ; first = false {
+		if !walk && !first && !p.lit(",") {
+			break
 		}
-		n, ok := p.int()
-		if !ok {
-			return "", false, mark, false
+		var m [MarkLen]int64
+		if !p.lit("[") {
+			return "", false, marks, false
 		}
-		mark[i] = int64(n)
+		for i := range m {
+			if i > 0 && !p.lit(",") {
+				return "", false, marks, false
+			}
+			n, ok := p.int()
+			if !ok {
+				return "", false, marks, false
+			}
+			m[i] = int64(n)
+		}
+		if !p.lit("]") {
+			return "", false, marks, false
+		}
+		marks = append(marks, m)
+		if walk {
+			break
+		}
 	}
-	if !p.lit("]}") || !(p.i == len(p.b) || (p.i == len(p.b)-1 && p.b[p.i] == '\n')) {
-		return "", false, mark, false
+	if !walk && !p.lit("]") {
+		return "", false, marks, false
 	}
-	return id, walk, mark, true
+	if !p.lit("}") || !(p.i == len(p.b) || (p.i == len(p.b)-1 && p.b[p.i] == '\n')) {
+		return "", false, marks, false
+	}
+	return id, walk, marks, true
 }

@@ -58,6 +58,8 @@ type call struct {
 	within  bool                     // stopped while searching the file at pos
 	own     protocol.Skipped         // the shard's own files' share of done.Skipped
 	mark    *[protocol.MarkLen]int64 // the mark of the file being searched
+	marks   []byte                   // a Mark line being filled
+	nmarks  int                      // marks in it
 	walker  *walk.Walker
 	// groups: context lines were asked for, so a line that does not follow
 	// the last one written (last, lastLine) starts a group (Item.Break).
@@ -228,7 +230,7 @@ func (c *call) addBytes(n int64) error {
 		// says where they fall, for the whole call's byte budget.
 		mark := c.walkCounts(c.pos)
 		mark[protocol.MarkBytes] = n
-		if err := c.writeMark(true, &mark); err != nil {
+		if err := c.writeWalk(&mark); err != nil {
 			return err
 		}
 	}
@@ -264,7 +266,7 @@ func (c *call) emitContext(it *protocol.Item) error { return c.write1(it) }
 // write1 writes an item line, or ends the walk when it would take the
 // answer's item lines past maxOutput bytes.
 func (c *call) write1(it *protocol.Item) error {
-	if c.writeErr != nil {
+	if c.flushMarks() != nil {
 		return c.writeErr
 	}
 	grouped := c.groups && it.LineNumber > 0
@@ -299,7 +301,7 @@ func (c *call) narrow(w protocol.Wording) {
 }
 
 func (c *call) write(l *protocol.Line) error {
-	if c.writeErr == nil {
+	if c.flushMarks() == nil {
 		c.writeErr = c.enc.Encode(l)
 	}
 	return c.writeErr
@@ -392,7 +394,7 @@ func (c *call) finish() error {
 		w := c.wording
 		d.Shard = &protocol.ShardEnd{At: c.pos, Within: c.within, One: w.One, Many: w.Many, Where: w.Where, How: w.How}
 	}
-	if c.writeErr != nil {
+	if c.flushMarks() != nil {
 		return c.writeErr
 	}
 	if err := c.enc.Encode(&protocol.Line{ID: c.id, Done: &d}); err != nil {

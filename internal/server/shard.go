@@ -1,6 +1,9 @@
 package server
 
 import (
+	"errors"
+
+	"github.com/rootbound/rootbound/internal/search"
 	"github.com/rootbound/rootbound/internal/walk"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -31,10 +34,11 @@ func (c *call) shardFiles(w *walk.Walker, search func(rel, tpath string) error) 
 			return err
 		}
 		c.pos++
-		skip := []int64{protocol.SkipSeq: seq, protocol.SkipBinary: sk.Binary - binary,
-			protocol.SkipTooLarge: sk.TooLarge - tooLarge, protocol.SkipUnreadable: c.own.Unreadable - unreadable}
-		c.own.Binary += skip[protocol.SkipBinary]
-		c.own.TooLarge += skip[protocol.SkipTooLarge]
+		// What the mark did not say: a skip found past the read.
+		skip := []int64{protocol.SkipSeq: seq, protocol.SkipBinary: sk.Binary - binary - mark[protocol.MarkBinary],
+			protocol.SkipTooLarge: sk.TooLarge - tooLarge - mark[protocol.MarkTooLarge], protocol.SkipUnreadable: c.own.Unreadable - unreadable}
+		c.own.Binary += sk.Binary - binary
+		c.own.TooLarge += sk.TooLarge - tooLarge
 		if skip[protocol.SkipBinary] == 0 && skip[protocol.SkipTooLarge] == 0 && skip[protocol.SkipUnreadable] == 0 {
 			return nil
 		}
@@ -57,18 +61,46 @@ func (c *call) walkCounts(seq int64) [protocol.MarkLen]int64 {
 	return m
 }
 
-// markFile sends the mark of a shard's file, once it was read (n bytes).
-func (c *call) markFile(n int64) error {
+// markFile adds the mark of a shard's file, once it was read (n bytes),
+// to the batch sent before the next other line.
+func (c *call) markFile(n int64, err error) error {
 	if c.mark == nil {
 		return nil
 	}
 	c.mark[protocol.MarkBytes] = n
-	return c.writeMark(false, c.mark)
+	if errors.Is(err, search.ErrBinary) {
+		c.mark[protocol.MarkBinary] = 1
+	}
+	if errors.Is(err, search.ErrTooLarge) {
+		c.mark[protocol.MarkTooLarge] = 1
+	}
+	if c.nmarks == 0 {
+		c.marks = protocol.StartMarkLine(c.marks[:0], c.id)
+	} else {
+		c.marks = append(c.marks, ',')
+	}
+	c.marks = protocol.AppendMark(c.marks, c.mark)
+	if c.nmarks++; c.nmarks == protocol.MarkBatch {
+		return c.flushMarks()
+	}
+	return nil
 }
 
-func (c *call) writeMark(walk bool, mark *[protocol.MarkLen]int64) error {
-	if c.writeErr == nil {
-		c.line = protocol.AppendMarkLine(c.line[:0], c.id, walk, mark)
+// flushMarks sends the marks batched, before any other line.
+func (c *call) flushMarks() error {
+	if c.nmarks == 0 || c.writeErr != nil {
+		return c.writeErr
+	}
+	c.nmarks = 0
+	c.marks = protocol.EndMarkLine(c.marks)
+	c.writeErr = c.enc.Write(c.marks)
+	return c.writeErr
+}
+
+// writeWalk sends a Walk line.
+func (c *call) writeWalk(mark *[protocol.MarkLen]int64) error {
+	if c.flushMarks() == nil {
+		c.line = protocol.AppendWalkLine(c.line[:0], c.id, mark)
 		c.writeErr = c.enc.Write(c.line)
 	}
 	return c.writeErr

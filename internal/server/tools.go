@@ -235,7 +235,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	search1 := func(rel, tpath string) error {
 		data, n, err := r.Read(sc.tree, tpath, c.maxSize, sniff, c.meter)
 		c.done.Stats.FilesRead++
-		if err := c.markFile(n); err != nil {
+		if err := c.markFile(n, err); err != nil {
 			return err
 		}
 		if berr := c.addBytes(n); berr != nil {

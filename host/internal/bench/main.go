@@ -62,6 +62,8 @@ func cases() []benchCase {
 		return &protocol.GlobArgs{Pattern: pattern, MaxResults: protocol.MaxResultsCeiling}
 	}
 	const files, content, count, fold = protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.CaseInsensitive
+	newest := glob("*.go")
+	newest.Sort = protocol.SortMTime
 	noIgnoreGlob := glob("*.js")
 	noIgnoreGlob.NoIgnore = true
 	noIgnoreGrep := grep("needleInSource", true, files, "")
@@ -81,6 +83,7 @@ func cases() []benchCase {
 	return []benchCase{
 		{name: "glob *.go (11,000 results)", tree: "go", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "*.go"}, glob: glob("*.go")},
 		{name: "glob *.c", tree: "c", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.c"}, cli: []string{"glob", "*.c"}, glob: glob("*.c")},
+		{name: "glob *.go --sort mtime", tree: "go", goal: 1.5 * 2, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.go"}, cli: []string{"glob", "--sort", "mtime", "*.go"}, glob: newest},
 		{name: "glob that matches nothing", tree: "go", goal: 1.5, ref: []string{"fdfind", "-H", "-t", "f", "-g", "*.nothing"}, cli: []string{"glob", "*.nothing"}, glob: glob("*.nothing")},
 		{name: "grep -l rare literal", tree: "go", goal: 1.3, ref: rg("-l", "-F", "CanonicalMIMEHeaderKey"), cli: []string{"grep", "-l", "-F", "CanonicalMIMEHeaderKey"}, grep: grep("CanonicalMIMEHeaderKey", true, files, "")},
 		{name: "grep -l rare literal", tree: "c", goal: 1.3, ref: rg("-l", "-F", "flash_probe_gpio_init"), cli: []string{"grep", "-l", "-F", "flash_probe_gpio_init"}, grep: grep("flash_probe_gpio_init", true, files, "")},
