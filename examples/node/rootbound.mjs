@@ -11,6 +11,10 @@
 // ignore files of the directories above DIR, as the Go command does); serve
 // speaks the JSON-lines protocol on stdin and stdout.
 //
+// One instance: this host runs every call on one module instance; it does
+// not split a grep across instances as the wazero host does (PROTOCOL.md,
+// "Splitting a grep").
+//
 // Deadlines: the module runs in a worker thread. The host reads request
 // lines itself and hands them to the module one at a time; when a request
 // runs past its deadline (its limits.deadline_ms, or --timeout, whichever is
