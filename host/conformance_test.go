@@ -92,6 +92,7 @@ func runSplit(n int) func(t *testing.T, roots []server.Root, requests []byte) ([
 			return nil, err
 		}
 		defer r.Close(ctx)
+		r.splitMin = 0 // split every grep, however small its tree
 		waitWarm(r)
 		var out bytes.Buffer
 		if err := r.Serve(ctx, bytes.NewReader(requests), &out); err != nil {

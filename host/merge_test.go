@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -204,4 +205,24 @@ func FuzzSplit(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pattern, mode, offset, max, before, after uint8, maxOutput, maxBytes, entries uint16, flags, shards uint8) {
 		splitCase{pattern, mode, offset, max, before, after, maxOutput, maxBytes, entries, flags, shards}.check(t, s)
 	})
+}
+
+// TestSmallTreeOneInstance: a grep whose path's last walk found fewer than
+// splitMinFiles files runs on one instance; the first, not yet known, is
+// split.
+func TestSmallTreeOneInstance(t *testing.T) {
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", splitTree(t)).WithParallelism(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	for i, want := range []uint64{1, 1, 1} {
+		if _, err := r.Grep(ctx, GrepArgs{Pattern: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.split.Load(); got != want {
+			t.Fatalf("after grep %d: %d calls split, want %d", i+1, got, want)
+		}
+	}
 }

@@ -68,6 +68,10 @@ type Runner struct {
 
 	nextID atomic.Uint64
 	split  atomic.Uint64 // calls split across instances, for tests
+	// walked: files the last complete grep of a path walked (by the
+	// path as given); a smaller walk than splitMin is not split.
+	walked   sync.Map
+	splitMin int64
 }
 
 // NewRunner validates cfg, compiles the module (from the compilation cache
@@ -84,7 +88,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	if c.parallelism == 0 {
 		c.parallelism = c.defaultParallelism()
 	}
-	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy()}
+	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy(), splitMin: splitMinFiles}
 	for _, root := range c.roots {
 		dir, err := rootfs.OpenDir(root.Dir)
 		if err != nil {

@@ -39,7 +39,11 @@ type Rules struct {
 	// real ignore files are names ("node_modules") or paths ("/dist").
 	names map[string][]int32 // literal base-name rules, ascending
 	paths map[string][]int32 // literal path rules, ascending
-	other []int32            // the rest, ascending
+	// exts: "*" and an extension ("*.o"), by the extension (".o"), as
+	// ripgrep's globset looks them up: a C project's ignore files are
+	// mostly these.
+	exts  map[string][]int32
+	other []int32 // the rest, ascending
 	// Long counts the rules longer than MaxRuleBytes, which are not
 	// applied; FirstLong is the line of the first.
 	Long, FirstLong int
@@ -61,6 +65,10 @@ type rule struct {
 	basename bool   // no "/" but a trailing one: matches a base name at any depth
 	suffix   string // "*" then a literal: compared, not matched
 	wm       *match.Wildmatch
+	// What any subject wm matches starts and ends with (the pattern's
+	// text before its first wildcard and after its last): compared first,
+	// so most subjects never reach the matcher.
+	head, tail string
 }
 
 // Parse reads the rules of an ignore file as git does (dir.c,
@@ -91,7 +99,7 @@ const compileCost = 64
 // their own (a negative maxWild: no bound). So an ignore file of millions
 // of rules costs no more than a call may spend.
 func ParseLimited(data []byte, source string, m *meter.Meter, maxWild int) (*Rules, error) {
-	r := &Rules{Source: source, names: map[string][]int32{}, paths: map[string][]int32{}}
+	r := &Rules{Source: source, names: map[string][]int32{}, paths: map[string][]int32{}, exts: map[string][]int32{}}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	wild := 0
 	for n := 1; len(data) > 0; n++ {
@@ -173,11 +181,17 @@ func (r *Rules) add(text string, line int) bool {
 		r.names[p] = append(r.names[p], idx)
 	case literal:
 		r.paths[p] = append(r.paths[p], idx)
+	case ru.basename && len(p) > 2 && p[0] == '*' && p[1] == '.' && !strings.ContainsAny(p[2:], `*?[\.`):
+		r.exts[p[1:]] = append(r.exts[p[1:]], idx)
 	default:
 		if ru.basename && len(p) > 1 && p[0] == '*' && !strings.ContainsAny(p[1:], `*?[\`) {
 			ru.suffix = p[1:]
 		} else {
 			ru.wm = match.CompileWildmatch(p)
+			if !strings.Contains(p, "**") { // "**/" may match nothing, "/" and all
+				ru.head = p[:strings.IndexAny(p, `*?[\`)]
+				ru.tail = p[strings.LastIndexAny(p, `*?[]\`)+1:]
+			}
 		}
 		r.other = append(r.other, idx)
 	}
@@ -221,6 +235,9 @@ func (r *Rules) Match(path string, isDir bool, m *meter.Meter) (Verdict, int) {
 	}
 	last(r.names[base])
 	last(r.paths[path])
+	if i := strings.LastIndexByte(base, '.'); i >= 0 && len(r.exts) > 0 {
+		last(r.exts[base[i:]])
+	}
 	for j := len(r.other) - 1; j >= 0 && r.other[j] > best; j-- {
 		ru := &r.rules[r.other[j]]
 		if ru.dirOnly && !isDir {
@@ -234,7 +251,7 @@ func (r *Rules) Match(path string, isDir bool, m *meter.Meter) (Verdict, int) {
 		if ru.wm == nil {
 			ok = strings.HasSuffix(subject, ru.suffix)
 		} else {
-			ok = ru.wm.Match(subject, m)
+			ok = strings.HasPrefix(subject, ru.head) && strings.HasSuffix(subject, ru.tail) && ru.wm.Match(subject, m)
 		}
 		if ok {
 			best = r.other[j]

@@ -32,6 +32,10 @@ type Options struct {
 	// Spans locates every match in each matching line; without it a sink
 	// gets no spans, and Search only says which lines match.
 	Spans bool
+	// NoNumbers: the sink prints no line numbers (the count modes, files
+	// with matches), so none are counted and every number is 0: counting
+	// the lines before each match is a pass over the file's text.
+	NoNumbers bool
 }
 
 // Searcher searches one buffer after another. Its zero value is ready. A
@@ -74,6 +78,9 @@ type searcher struct {
 // number returns the number of the line that starts at pos (pos at or
 // after every position asked before).
 func (s *searcher) number(pos int) (int, error) {
+	if s.o.NoNumbers {
+		return 0, nil
+	}
 	n, err := meter.CountByte(s.mt, s.buf[s.numPos:pos], '\n')
 	if err != nil {
 		return 0, err

@@ -55,6 +55,7 @@ func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *pr
 		o.Spans = true
 	}
 	o.Spans = o.Spans || mode == protocol.ModeCountMatches
+	o.NoNumbers = mode != protocol.ModeContent
 	return mode, o, nil
 }
 
