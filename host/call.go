@@ -219,12 +219,17 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 	}
 	inst, err := r.acquire(ctx)
 	if err != nil {
-		if errors.Is(err, ErrClosed) {
-			return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}, nil
-		}
-		return failed(stopped(ctx, "while it waited for an instance")), nil
+		return acquireFailed(ctx, err), nil
 	}
 	return r.exchangeOn(ctx, inst, line, id, deadline, moduleMS, onLine)
+}
+
+// acquireFailed is the final line of a call that got no instance.
+func acquireFailed(ctx context.Context, err error) Done {
+	if errors.Is(err, ErrClosed) {
+		return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}
+	}
+	return failed(stopped(ctx, "while it waited for an instance"))
 }
 
 // exchangeOn is exchange on an instance acquired, which it releases.

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -116,10 +115,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	}
 	first, err := r.acquire(ctx)
 	if err != nil {
-		if errors.Is(err, ErrClosed) {
-			return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}, nil
-		}
-		return failed(stopped(ctx, "while it waited for an instance")), nil
+		return acquireFailed(ctx, err), nil
 	}
 	insts := append([]*instance{first}, r.more(n-1)...)
 	if len(insts) == 1 {
