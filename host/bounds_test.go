@@ -634,7 +634,7 @@ func runaways(t *testing.T, root string) {
 	start := time.Now()
 	inst.revoke(time.Minute.Milliseconds())
 	var done *protocol.Done
-	for l := range inst.lines {
+	for l, ok := inst.out.wait(); ok; l, ok = inst.out.wait() {
 		var rl protocol.Line
 		if json.Unmarshal(l, &rl) == nil && rl.Done != nil {
 			done = rl.Done

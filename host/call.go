@@ -262,46 +262,51 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 		return partial(stopped(ctx, during))
 	}
 	for {
-		select {
-		case raw, ok := <-inst.lines:
-			if !ok {
-				<-inst.exited
-				r.discard(inst)
-				return partial(crashError(inst, r.cfg.memory)), nil
-			}
-			l, err := decodeLine(raw)
-			if err != nil || (id != "" && l.ID != id) {
-				r.discard(inst)
-				return partial(protocol.CodeInternal, fmt.Sprintf("unexpected line from the module: %.200q", raw)), nil
-			}
-			if l.Done != nil {
-				done := fromDone(l.Done)
-				if revoked {
-					// The module answered only because its clock and
-					// mounts were taken away: say why they were.
-					stopped := stoppedDone()
-					done.Status, done.Error = stopped.Status, stopped.Error
+		raw, ok := inst.out.next()
+		if !ok {
+			select {
+			case chunk, open := <-inst.out.ch:
+				if !open {
+					<-inst.exited
 					r.discard(inst)
-					return done, nil
+					return partial(crashError(inst, r.cfg.memory)), nil
 				}
-				r.release(inst)
-				return done, raw
-			}
-			if lineErr == nil {
-				if lineErr = onLine(raw, &l); lineErr != nil {
-					revoke()
-				}
-			}
-		case <-ctxDone:
-			ctxDone = nil
-			revoke()
-		case <-timer.C:
-			if !revoked {
+				inst.out.pending = chunk
+			case <-ctxDone:
+				ctxDone = nil
 				revoke()
-				continue
+			case <-timer.C:
+				if !revoked {
+					revoke()
+					continue
+				}
+				r.discard(inst)
+				return stoppedDone(), nil
 			}
+			continue
+		}
+		l, err := decodeLine(raw)
+		if err != nil || (id != "" && l.ID != id) {
 			r.discard(inst)
-			return stoppedDone(), nil
+			return partial(protocol.CodeInternal, fmt.Sprintf("unexpected line from the module: %.200q", raw)), nil
+		}
+		if l.Done != nil {
+			done := fromDone(l.Done)
+			if revoked {
+				// The module answered only because its clock and
+				// mounts were taken away: say why they were.
+				stopped := stoppedDone()
+				done.Status, done.Error = stopped.Status, stopped.Error
+				r.discard(inst)
+				return done, nil
+			}
+			r.release(inst)
+			return done, raw
+		}
+		if lineErr == nil {
+			if lineErr = onLine(raw, &l); lineErr != nil {
+				revoke()
+			}
 		}
 	}
 }

@@ -323,7 +323,7 @@ func runWazero(_ *testing.T, roots []server.Root, requests []byte) ([]byte, erro
 			return out.Bytes(), err
 		}
 		for {
-			l, ok := <-inst.lines
+			l, ok := inst.out.wait()
 			if !ok {
 				return out.Bytes(), fmt.Errorf("the module exited: %s", exitText(inst))
 			}

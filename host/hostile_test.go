@@ -779,20 +779,25 @@ func rawCall(inst *instance, line string) (*protocol.Done, error) {
 	timer := time.NewTimer(5 * time.Second)
 	defer timer.Stop()
 	for {
-		select {
-		case l, ok := <-inst.lines:
-			if !ok {
-				return nil, fmt.Errorf("the module exited: %s", exitText(inst))
+		l, ok := inst.out.next()
+		if !ok {
+			select {
+			case chunk, open := <-inst.out.ch:
+				if !open {
+					return nil, fmt.Errorf("the module exited: %s", exitText(inst))
+				}
+				inst.out.pending = chunk
+				continue
+			case <-timer.C:
+				return nil, fmt.Errorf("no answer in 5 s")
 			}
-			var rl protocol.Line
-			if err := json.Unmarshal(l, &rl); err != nil {
-				return nil, err
-			}
-			if rl.Done != nil {
-				return rl.Done, nil
-			}
-		case <-timer.C:
-			return nil, fmt.Errorf("no answer in 5 s")
+		}
+		var rl protocol.Line
+		if err := json.Unmarshal(l, &rl); err != nil {
+			return nil, err
+		}
+		if rl.Done != nil {
+			return rl.Done, nil
 		}
 	}
 }

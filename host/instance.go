@@ -1,7 +1,7 @@
 package host
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -23,7 +23,8 @@ type instance struct {
 	gate      *rootfs.Gate
 	clock     *clock
 	stdin     *io.PipeWriter
-	lines     chan []byte   // response lines; closed when stdout ends
+	chunks    chan []byte   // response lines, in chunks; closed when stdout ends
+	out       lineQueue     // its reader's lines
 	exited    chan struct{} // closed when _start has returned
 	abandoned chan struct{} // closed when the host gives up on it
 	exitErr   error         // set before exited closes
@@ -62,7 +63,7 @@ func (r *Runner) start() *instance {
 	inst := &instance{
 		gate:      &rootfs.Gate{},
 		clock:     &clock{},
-		lines:     make(chan []byte, 64),
+		chunks:    make(chan []byte, 64),
 		exited:    make(chan struct{}),
 		abandoned: make(chan struct{}),
 		stderr:    &headBuffer{max: 4 << 10},
@@ -106,23 +107,79 @@ func (r *Runner) start() *instance {
 		r.mu.Unlock()
 		close(inst.exited)
 	}()
-	go func() {
-		br := bufio.NewReaderSize(outR, 64<<10)
-		for {
-			line, err := br.ReadBytes('\n')
-			if len(line) > 0 {
-				select {
-				case inst.lines <- line:
-				case <-inst.abandoned: // nobody listens: drain so the module can finish
-				}
-			}
-			if err != nil {
-				close(inst.lines)
-				return
-			}
-		}
-	}()
+	inst.out.ch = inst.chunks
+	go inst.read(outR)
 	return inst
+}
+
+// read hands the module's stdout to out in chunks of whole lines, as
+// the module writes them (its writes are 64 KiB of buffered lines): a
+// channel operation per line cost more than the merge of a split grep
+// did, and 64 chunks hold far more lines than 64 lines, so the shards of
+// a split grep wait less on each other. What the channel holds is bounded
+// by 64 of the module's writes.
+func (inst *instance) read(r io.Reader) {
+	ch := inst.chunks
+	send := func(b []byte) {
+		select {
+		case ch <- b:
+		case <-inst.abandoned: // nobody listens: drain so the module can finish
+		}
+	}
+	var rest []byte
+	for {
+		buf := make([]byte, len(rest), max(64<<10, 2*len(rest)))
+		copy(buf, rest)
+		n, err := r.Read(buf[len(rest):cap(buf)])
+		buf = buf[:len(rest)+n]
+		rest = buf
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			send(buf[:i+1])
+			rest = buf[i+1:]
+		}
+		if err != nil {
+			if len(rest) > 0 {
+				send(rest) // a last line without its '\n'
+			}
+			close(ch)
+			return
+		}
+	}
+}
+
+// lineQueue splits chunks of whole lines into lines. One reader at a time.
+type lineQueue struct {
+	ch      <-chan []byte // chunks, each of whole lines
+	pending []byte
+}
+
+// next returns the next line of the chunk read last, if any is left.
+func (q *lineQueue) next() ([]byte, bool) {
+	if len(q.pending) == 0 {
+		return nil, false
+	}
+	i := bytes.IndexByte(q.pending, '\n')
+	if i < 0 {
+		i = len(q.pending) - 1
+	}
+	l := q.pending[:i+1]
+	q.pending = q.pending[i+1:]
+	return l, true
+}
+
+// wait returns the next line, waiting for a chunk if it must; false when
+// the channel is closed.
+func (q *lineQueue) wait() ([]byte, bool) {
+	for {
+		if l, ok := q.next(); ok {
+			return l, true
+		}
+		c, ok := <-q.ch
+		if !ok {
+			return nil, false
+		}
+		q.pending = c
+	}
 }
 
 // dead reports whether the module has exited.

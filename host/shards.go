@@ -75,7 +75,7 @@ func (a *shardLine) before(b *shardLine) bool {
 // shard is one instance of a split call, as the host reads it.
 type shard struct {
 	inst  *instance                 // nil in tests of the merge
-	lines <-chan []byte             // its answer's lines: inst.lines
+	q     lineQueue                 // its answer's lines
 	head  *shardLine                // its next line; nil until read
 	done  *protocol.Done            // its final line
 	raw   []byte                    // the final line as the module wrote it
@@ -129,7 +129,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	c.shards = make([]shard, n)
 	for k, inst := range insts {
 		s := &c.shards[k]
-		s.inst, s.lines, s.open = inst, inst.lines, -1
+		s.inst, s.q, s.open = inst, lineQueue{ch: inst.chunks}, -1
 		req.Shard = &protocol.Shard{Index: k, Count: n}
 		line, _ := json.Marshal(req) // it was decoded from JSON
 		if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
@@ -274,8 +274,19 @@ func (c *shardCall) read(k int) {
 		return
 	}
 	for {
+		if raw, ok := s.q.next(); ok {
+			if l := c.decode(s, raw); l != nil {
+				s.head = l
+				return
+			}
+			if s.lost != "" {
+				s.head = &shardLine{pos: s.pos, key: keyStopWithin}
+				return
+			}
+			continue
+		}
 		select {
-		case raw, ok := <-s.lines:
+		case chunk, ok := <-s.q.ch:
 			if !ok {
 				s.lost = "the module stopped"
 				if s.inst != nil {
@@ -285,14 +296,7 @@ func (c *shardCall) read(k int) {
 				s.head = &shardLine{pos: s.pos, key: keyStopWithin}
 				return
 			}
-			if l := c.decode(s, raw); l != nil {
-				s.head = l
-				return
-			}
-			if s.lost != "" {
-				s.head = &shardLine{pos: s.pos, key: keyStopWithin}
-				return
-			}
+			s.q.pending = chunk
 		case <-c.ctxDone:
 			c.ctxDone = nil
 			c.revoke()
