@@ -82,12 +82,8 @@ var conformanceRunners = []conformanceRunner{
 // runSplit answers through Runner.Serve with WithParallelism(n).
 func runSplit(n int) func(t *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
 	return func(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
-		cfg := NewConfig().WithParallelism(n)
-		for _, r := range roots {
-			cfg = cfg.WithRoot(r.Name, r.Dir)
-		}
 		ctx := context.Background()
-		r, err := NewRunner(ctx, cfg)
+		r, err := caseRunner(ctx, roots, NewConfig().WithParallelism(n))
 		if err != nil {
 			return nil, err
 		}
@@ -296,15 +292,19 @@ func runNative(_ *testing.T, roots []server.Root, requests []byte) ([]byte, erro
 	return out.Bytes(), err
 }
 
-// runWazero sends each request line to a Runner's warm instance and collects
-// the raw answer lines.
-func runWazero(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
-	cfg := NewConfig()
+// caseRunner is a Runner of cfg with a case's roots.
+func caseRunner(ctx context.Context, roots []server.Root, cfg Config) (*Runner, error) {
 	for _, r := range roots {
 		cfg = cfg.WithRoot(r.Name, r.Dir)
 	}
+	return NewRunner(ctx, cfg)
+}
+
+// runWazero sends each request line to a Runner's warm instance and collects
+// the raw answer lines.
+func runWazero(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
 	ctx := context.Background()
-	r, err := NewRunner(ctx, cfg)
+	r, err := caseRunner(ctx, roots, NewConfig())
 	if err != nil {
 		return nil, err
 	}
