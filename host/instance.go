@@ -34,9 +34,12 @@ type instance struct {
 }
 
 // warm reports whether the module has started and waits for a request.
-func (inst *instance) warm() bool {
+func (inst *instance) warm() bool { return closed(inst.ready) }
+
+// closed reports whether ch is closed.
+func closed(ch <-chan struct{}) bool {
 	select {
-	case <-inst.ready:
+	case <-ch:
 		return true
 	default:
 		return false
@@ -183,14 +186,7 @@ func (q *lineQueue) wait() ([]byte, bool) {
 }
 
 // dead reports whether the module has exited.
-func (inst *instance) dead() bool {
-	select {
-	case <-inst.exited:
-		return true
-	default:
-		return false
-	}
-}
+func (inst *instance) dead() bool { return closed(inst.exited) }
 
 // revoke ends the instance's current request: its mounts fail every call,
 // and its clock jumps past the request's deadline (deadlineMS from when it
