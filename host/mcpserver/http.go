@@ -61,9 +61,15 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 			}
 		}
 		if r.Header.Get("Mcp-Session-Id") == "" && r.Method == http.MethodPost {
+			// Only sessions that were initialized count: a request that
+			// starts none (a client's "server/discover" before its
+			// initialize) holds one only while it runs, and the SDK ends
+			// it after; counted, it refused the next client under load.
 			n := 0
-			for range s.mcp.Sessions() {
-				n++
+			for ss := range s.mcp.Sessions() {
+				if ss.InitializeParams() != nil {
+					n++
+				}
 			}
 			if n >= o.MaxSessions {
 				w.Header().Set("Retry-After", "60")
