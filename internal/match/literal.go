@@ -53,6 +53,7 @@ type prefilter struct {
 	lits  []literal
 	plain [][]byte // the bytes of each literal that is exact, else nil
 	scans []scan
+	skip  *skipTable // one exact literal found by a skip scan (skip.go), or nil
 	// The cursors are for one buffer at a time, searched front to back
 	// (as NextLine's callers do): a search from 0, from further back than
 	// the last, or in another buffer starts them again. (A reader reuses
@@ -102,6 +103,9 @@ func newPrefilter(lits []literal) *prefilter {
 		}
 		p.plain = append(p.plain, l.plain())
 	}
+	if skipScans && len(p.scans) == 1 && p.plain[0] != nil && skipPays(p.plain[0], uint64(byteFreq[p.scans[0].c])) {
+		p.skip = newSkipTable(p.plain[0])
+	}
 	return p
 }
 
@@ -109,6 +113,9 @@ func newPrefilter(lits []literal) *prefilter {
 // occurs, or -1.
 func (p *prefilter) find(buf []byte, from int, m *meter.Meter) (int, error) {
 	if len(p.scans) == 1 {
+		if p.skip != nil {
+			return p.findSkip(buf, from, m)
+		}
 		return p.find1(buf, from, m)
 	}
 	if first := unsafe.SliceData(buf); from == 0 || from < p.last || first != p.buf || len(buf) != p.size {

@@ -1,10 +1,16 @@
 package match
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -433,25 +439,140 @@ func FuzzPrefilter(f *testing.F) {
 		if p == nil {
 			return
 		}
+		ps := []*prefilter{p}
+		if len(lits) == 1 { // the skip scan too, whichever this build chooses
+			sp := *p
+			sp.skip = newSkipTable(sp.plain[0])
+			ps = append(ps, &sp)
+		}
 		from = max(0, min(from, len(buf)))
-		// Several searches through one buffer, as NextLine makes them.
-		for pos := from; pos <= len(buf); {
-			want := -1
-			for _, s := range strs {
-				if i := strings.Index(buf[pos:], s); i >= 0 && (want < 0 || pos+i < want) {
-					want = pos + i
+		for _, p := range ps {
+			// Several searches through one buffer, as NextLine makes them.
+			for pos := from; pos <= len(buf); {
+				want := -1
+				for _, s := range strs {
+					if i := strings.Index(buf[pos:], s); i >= 0 && (want < 0 || pos+i < want) {
+						want = pos + i
+					}
 				}
+				got, err := p.find([]byte(buf), pos, nil)
+				if err != nil || got != want {
+					t.Fatalf("find(%q, %d) with %q (skip scan: %v) = %d, %v; want %d", buf, pos, strs, p.skip != nil, got, err, want)
+				}
+				if got < 0 {
+					break
+				}
+				pos = got + 1
 			}
-			got, err := p.find([]byte(buf), pos, nil)
-			if err != nil || got != want {
-				t.Fatalf("find(%q, %d) with %q = %d, %v; want %d", buf, pos, strs, got, err, want)
-			}
-			if got < 0 {
-				break
-			}
-			pos = got + 1
 		}
 	})
+}
+
+// TestSkipScanLong: the skip scan across chunk boundaries and with shifts
+// capped at 255 (a literal longer than that), against bytes.Index.
+func TestSkipScanLong(t *testing.T) {
+	long := strings.Repeat("ab", 200) + "z" // 401 bytes
+	for _, tt := range []struct {
+		name, lit string
+		at        []int // where the literal is put in a text of scanChunk*2+100 bytes
+	}{
+		{name: "across a chunk boundary", lit: "flash_probe_gpio_init", at: []int{scanChunk - 5}},
+		{name: "at the end", lit: "flash_probe_gpio_init", at: []int{2*scanChunk + 100 - 21}},
+		{name: "twice", lit: "needle", at: []int{7, scanChunk + 3}},
+		{name: "longer than 255", lit: long, at: []int{scanChunk - 200, scanChunk + 1000}},
+		{name: "nowhere", lit: "absent literal"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text := bytes.Repeat([]byte("x_init a "), (2*scanChunk+100)/9+1)[:2*scanChunk+100]
+			for _, at := range tt.at {
+				copy(text[at:], tt.lit)
+			}
+			p := newPrefilter([]literal{exact([]byte(tt.lit))})
+			p.skip = newSkipTable(p.plain[0])
+			var got, want []int
+			for pos := 0; ; {
+				i, err := p.find(text, pos, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j := bytes.Index(text[pos:], []byte(tt.lit))
+				if j >= 0 {
+					j += pos
+				}
+				got, want = append(got, i), append(want, j)
+				if i < 0 || j < 0 {
+					break
+				}
+				pos = i + 1
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("found at %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestSkipPays: the rule chooses the skip scan for literals whose rarest
+// byte is common and not for those with a rare one (figures in
+// RATIONALE.md, "Why a skip scan beside IndexByte?").
+func TestSkipPays(t *testing.T) {
+	for _, tt := range []struct {
+		lit  string
+		want bool
+	}{
+		{"flash_probe_gpio_init", true},
+		{"CanonicalMIMEHeaderKey", true},
+		{"return", true},
+		{"TODO", false},
+		{"Printf", false},
+		{"FIXME", false},
+	} {
+		p := newPrefilter([]literal{exact([]byte(tt.lit))})
+		if got := skipPays(p.plain[0], uint64(byteFreq[p.scans[0].c])); got != tt.want {
+			t.Errorf("skipPays(%q) = %v, want %v", tt.lit, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkFindLiteral times the two scans of one literal over the Go
+// tree's source, as many times as it holds them: run it as wasm too
+// (GOOS=wasip1 GOARCH=wasm go test -c, then a wazero run) to see why the
+// module takes the skip scan where skipPays says so.
+func BenchmarkFindLiteral(b *testing.B) {
+	var text []byte
+	filepath.WalkDir(filepath.Join(runtime.GOROOT(), "src", "net"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".go") && len(text) < 8<<20 {
+			data, _ := os.ReadFile(path)
+			text = append(text, data...)
+		}
+		return nil
+	})
+	if len(text) == 0 {
+		b.Skip("no Go source under GOROOT")
+	}
+	for _, lit := range []string{"flash_probe_gpio_init", "CanonicalMIMEHeaderKey", "return", "TODO", "err", "Printf"} {
+		byteScan := newPrefilter([]literal{exact([]byte(lit))})
+		byteScan.skip = nil
+		skipScan := *byteScan
+		skipScan.skip = newSkipTable(byteScan.plain[0])
+		for _, v := range []struct {
+			name string
+			p    *prefilter
+		}{{"byte", byteScan}, {"skip", &skipScan}} {
+			b.Run(lit+"/"+v.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for range b.N {
+					for pos := 0; ; {
+						i, _ := v.p.find(text, pos, nil)
+						if i < 0 {
+							break
+						}
+						pos = i + 1
+					}
+				}
+			})
+		}
+	}
 }
 
 // TestFoldLiteral: a case-insensitive literal covers every case variant,
