@@ -157,9 +157,12 @@ func (w *Walker) dir(tpath, rel string, depth int) error {
 		if w.Skip != nil && w.Skip(childRel, name, e.Type) {
 			continue
 		}
-		childPath := name
-		if tpath != "" {
-			childPath = tpath + "/" + name
+		childPath := childRel // a walk from the tree's top: one string for both
+		if tpath != rel {
+			childPath = name
+			if tpath != "" {
+				childPath = tpath + "/" + name
+			}
 		}
 		switch e.Type {
 		case TypeDir:
