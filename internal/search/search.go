@@ -121,6 +121,13 @@ func (r *Reader) Read(t *nofollow.Tree, name string, maxSize int64, sniff int, m
 				return nil, int64(total), ErrBinary
 			}
 		}
+		if int64(total) == size && size > 0 {
+			// All the size it had when opened: no read more to see the end
+			// (one host call and one system call a file). A file that grew
+			// since is searched as it was then; one that says size 0 (a
+			// file of /proc) is read to its end.
+			break
+		}
 	}
 	data = r.buf[:total]
 	if utf16BOM(data) != 0 {
