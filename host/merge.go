@@ -22,6 +22,7 @@ type merger struct {
 	after     int
 	emit      func(raw []byte, l *protocol.Line) error
 	line      []byte
+	items     protocol.ItemWriter
 	enc       *protocol.Encoder
 	lineBuf   lineBuffer
 
@@ -161,7 +162,7 @@ func (m *merger) write(it *protocol.Item) error {
 	if grouped {
 		it.Break = m.written && (it.Path != m.lastPath || it.LineNumber > m.lastLine+1)
 	}
-	m.line = protocol.AppendItemLine(m.line[:0], m.id, it)
+	m.line = m.items.Append(m.line[:0], m.id, it)
 	if m.maxOutput > 0 && m.output+int64(len(m.line)) > m.maxOutput {
 		m.truncated, m.capped, m.ended = true, true, true
 		return nil

@@ -17,16 +17,29 @@ import (
 // AppendItemLine appends the JSON line of an item (with its '\n'), as
 // Encoder.Encode writes it.
 func AppendItemLine(dst []byte, id string, it *Item) []byte {
-	return appendItemLine(dst, id, -1, it)
+	return appendItemLine(dst, id, -1, it, nil)
 }
 
-// AppendShardItemLine appends the item line of a shard, with its position
-// (seq).
-func AppendShardItemLine(dst []byte, id string, seq int64, it *Item) []byte {
-	return appendItemLine(dst, id, seq, it)
+// An ItemWriter appends item lines as AppendItemLine does, and keeps the
+// encoded path of the last: a file's lines share their path, which is
+// then encoded once (in a grep of the Go tree for "return", 165,000 lines
+// of 9,000 paths). The zero value is ready to use.
+type ItemWriter struct {
+	path    Data
+	encoded []byte
 }
 
-func appendItemLine(dst []byte, id string, seq int64, it *Item) []byte {
+// Append appends the line of it, as AppendItemLine.
+func (w *ItemWriter) Append(dst []byte, id string, it *Item) []byte {
+	return appendItemLine(dst, id, -1, it, w)
+}
+
+// AppendShard appends the item line of a shard, with its position (seq).
+func (w *ItemWriter) AppendShard(dst []byte, id string, seq int64, it *Item) []byte {
+	return appendItemLine(dst, id, seq, it, w)
+}
+
+func appendItemLine(dst []byte, id string, seq int64, it *Item, w *ItemWriter) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = appendString(dst, id)
 	if seq >= 0 {
@@ -34,7 +47,15 @@ func appendItemLine(dst []byte, id string, seq int64, it *Item) []byte {
 		dst = strconv.AppendInt(dst, seq, 10)
 	}
 	dst = append(dst, `,"item":{"path":`...)
-	dst = appendData(dst, string(it.Path))
+	switch {
+	case w == nil:
+		dst = appendData(dst, string(it.Path))
+	case w.encoded != nil && it.Path == w.path:
+		dst = append(dst, w.encoded...)
+	default:
+		w.path, w.encoded = it.Path, appendData(w.encoded[:0], string(it.Path))
+		dst = append(dst, w.encoded...)
+	}
 	if it.LineNumber != 0 {
 		dst = append(dst, `,"line_number":`...)
 		dst = strconv.AppendInt(dst, int64(it.LineNumber), 10)

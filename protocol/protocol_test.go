@@ -154,6 +154,15 @@ func FuzzItemLine(f *testing.F) {
 		if string(got) != want.String() {
 			t.Fatalf("AppendItemLine = %s\nencoding/json  = %s", got, want.Bytes())
 		}
+		// An ItemWriter, whose path is encoded once for lines in a row.
+		var w ItemWriter
+		for _, p := range []string{path, "other/" + path, path, path} {
+			pi := it
+			pi.Path = Data(p)
+			if got, want := w.Append(nil, id, &pi), AppendItemLine(nil, id, &pi); string(got) != string(want) {
+				t.Fatalf("ItemWriter.Append = %s\nAppendItemLine  = %s", got, want)
+			}
+		}
 		gotID, gotItem, ok := ParseItemLine(got)
 		var l Line
 		if err := json.Unmarshal(got, &l); err != nil {

@@ -67,7 +67,8 @@ type call struct {
 	last     protocol.Data
 	lastLine int
 	written  bool
-	line     []byte // the item line being written, reused
+	line     []byte              // the item line being written, reused
+	items    protocol.ItemWriter // item lines, a file's path encoded once
 	done     protocol.Done
 	err      *protocol.Error
 	started  bool // past validation: an error now means partial, not failed
@@ -274,9 +275,9 @@ func (c *call) write1(it *protocol.Item) error {
 		it.Break = c.written && (it.Path != c.last || it.LineNumber > c.lastLine+1)
 	}
 	if c.shard == nil {
-		c.line = protocol.AppendItemLine(c.line[:0], c.id, it)
+		c.line = c.items.Append(c.line[:0], c.id, it)
 	} else {
-		c.line = protocol.AppendShardItemLine(c.line[:0], c.id, c.fileSeq, it)
+		c.line = c.items.AppendShard(c.line[:0], c.id, c.fileSeq, it)
 	}
 	if c.maxOutput > 0 && c.output+int64(len(c.line)) > c.maxOutput {
 		c.done.Truncated, c.capped = true, true
