@@ -42,8 +42,12 @@ type Rules struct {
 	// exts: "*" and an extension ("*.o"), by the extension (".o"), as
 	// ripgrep's globset looks them up: a C project's ignore files are
 	// mostly these.
-	exts  map[string][]int32
-	other []int32 // the rest, ascending
+	exts map[string][]int32
+	// The lengths of the keys of names, paths and exts (bit n: a key of n
+	// bytes, bit 63: one of 63 or more): a key of another length is not
+	// looked up, whose hash in wasm costs more than the rest of a lookup.
+	nameLens, pathLens, extLens uint64
+	other                       []int32 // the rest, ascending
 	// Long counts the rules longer than MaxRuleBytes, which are not
 	// applied; FirstLong is the line of the first.
 	Long, FirstLong int
@@ -66,9 +70,10 @@ type rule struct {
 	suffix   string // "*" then a literal: compared, not matched
 	wm       *match.Wildmatch
 	// What any subject wm matches starts and ends with (the pattern's
-	// text before its first wildcard and after its last): compared first,
+	// text before its first wildcard and after its last), and the longest
+	// text it holds between wildcards ("*.o.*": ".o."): compared first,
 	// so most subjects never reach the matcher.
-	head, tail string
+	head, tail, mid string
 }
 
 // Parse reads the rules of an ignore file as git does (dir.c,
@@ -179,10 +184,13 @@ func (r *Rules) add(text string, line int) bool {
 	switch {
 	case literal && ru.basename:
 		r.names[p] = append(r.names[p], idx)
+		r.nameLens |= lenBit(p)
 	case literal:
 		r.paths[p] = append(r.paths[p], idx)
+		r.pathLens |= lenBit(p)
 	case ru.basename && len(p) > 2 && p[0] == '*' && p[1] == '.' && !strings.ContainsAny(p[2:], `*?[\.`):
 		r.exts[p[1:]] = append(r.exts[p[1:]], idx)
+		r.extLens |= lenBit(p[1:])
 	default:
 		if ru.basename && len(p) > 1 && p[0] == '*' && !strings.ContainsAny(p[1:], `*?[\`) {
 			ru.suffix = p[1:]
@@ -191,12 +199,67 @@ func (r *Rules) add(text string, line int) bool {
 			if !strings.Contains(p, "**") { // "**/" may match nothing, "/" and all
 				ru.head = p[:strings.IndexAny(p, `*?[\`)]
 				ru.tail = p[strings.LastIndexAny(p, `*?[]\`)+1:]
+				ru.mid = middle(p)
 			}
 		}
 		r.other = append(r.other, idx)
 	}
 	r.rules = append(r.rules, ru)
 	return ru.wm != nil
+}
+
+// lenBit is the bit of s's length in a set of lengths (Rules.nameLens).
+func lenBit(s string) uint64 { return 1 << min(len(s), 63) }
+
+// middle returns the longest run of literal text in the wildcard pattern
+// p, outside its bracket expressions and escapes: text every subject that
+// p matches holds. It returns "" when a bracket expression holds a class
+// ("[[:alpha:]]", whose first "]" does not end it) or is not closed.
+func middle(p string) string {
+	best, run := "", 0
+	take := func(end int) {
+		if end-run > len(best) {
+			best = p[run:end]
+		}
+	}
+	for i := 0; i < len(p); {
+		switch p[i] {
+		case '*', '?':
+			take(i)
+			i++
+		case '\\':
+			take(i)
+			i += 2 // the escaped byte is in no run
+		case '[':
+			take(i)
+			j := i + 1
+			if j < len(p) && (p[j] == '!' || p[j] == '^') {
+				j++
+			}
+			if j < len(p) && p[j] == ']' {
+				j++
+			}
+			for j < len(p) && p[j] != ']' {
+				if p[j] == '[' {
+					return "" // "[:", "[=", "[." open a class inside
+				}
+				if p[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(p) {
+				return ""
+			}
+			i = j + 1
+		default:
+			i++
+			continue
+		}
+		run = min(i, len(p))
+	}
+	take(len(p))
+	return best
 }
 
 // Len is the number of rules.
@@ -233,9 +296,13 @@ func (r *Rules) Match(path string, isDir bool, m *meter.Meter) (Verdict, int) {
 			}
 		}
 	}
-	last(r.names[base])
-	last(r.paths[path])
-	if i := strings.LastIndexByte(base, '.'); i >= 0 && len(r.exts) > 0 {
+	if r.nameLens&lenBit(base) != 0 {
+		last(r.names[base])
+	}
+	if r.pathLens&lenBit(path) != 0 {
+		last(r.paths[path])
+	}
+	if i := strings.LastIndexByte(base, '.'); i >= 0 && r.extLens&lenBit(base[i:]) != 0 {
 		last(r.exts[base[i:]])
 	}
 	for j := len(r.other) - 1; j >= 0 && r.other[j] > best; j-- {
@@ -251,7 +318,8 @@ func (r *Rules) Match(path string, isDir bool, m *meter.Meter) (Verdict, int) {
 		if ru.wm == nil {
 			ok = strings.HasSuffix(subject, ru.suffix)
 		} else {
-			ok = strings.HasPrefix(subject, ru.head) && strings.HasSuffix(subject, ru.tail) && ru.wm.Match(subject, m)
+			ok = strings.HasPrefix(subject, ru.head) && strings.HasSuffix(subject, ru.tail) &&
+				strings.Contains(subject, ru.mid) && ru.wm.Match(subject, m)
 		}
 		if ok {
 			best = r.other[j]

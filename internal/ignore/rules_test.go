@@ -63,6 +63,8 @@ func TestLongRules(t *testing.T) {
 func FuzzRules(f *testing.F) {
 	f.Add("*.log\n!keep.log\nbuild/\n/dist\na/**/b\n", "keep.log", false)
 	f.Add("x\n*x\n!x/\n", "a/x", true)
+	f.Add("*.o.*\n*.tab.[ch]\n[[:alpha:]]x*\n\\#*#\n", "y.tab.c", false)
+	f.Add("a[]]b*c\\*d?e\n", "a]bxc*dze", false)
 	f.Fuzz(func(t *testing.T, file, path string, isDir bool) {
 		if len(file) > 512 || path == "" || strings.HasPrefix(path, "/") || strings.HasSuffix(path, "/") || strings.Contains(path, "//") {
 			return
@@ -90,4 +92,24 @@ func FuzzRules(f *testing.F) {
 			t.Fatalf("%q on %q: %v (rule %d), matching each rule says %v (rule %d)", file, path, got, gotRule, want, wantRule)
 		}
 	})
+}
+
+// TestMiddle: the text a wildcard pattern's matches all hold, which the
+// rules compare before the matcher (FuzzRules holds it to the matcher).
+func TestMiddle(t *testing.T) {
+	for _, tt := range []struct{ pattern, want string }{
+		{pattern: "*.o.*", want: ".o."},
+		{pattern: "*.tab.[ch]", want: ".tab."},
+		{pattern: "buf_*_table.c", want: "_table.c"},
+		{pattern: "a[]]bcd*e", want: "bcd"},
+		{pattern: "a[!x]bc?de", want: "bc"},
+		{pattern: "ab\\*cd*", want: "ab"},
+		{pattern: "[[:alpha:]]xyz*", want: ""},
+		{pattern: "abc[de", want: ""},
+		{pattern: "*", want: ""},
+	} {
+		if got := middle(tt.pattern); got != tt.want {
+			t.Errorf("middle(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
 }
