@@ -273,6 +273,20 @@ func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 	if base == ".." {
 		return sys.Stat_t{}, experimentalsys.EPERM
 	}
+	if f.dir.openat2 {
+		// p itself, opened as a path only: a link at its end is opened,
+		// not followed (O_PATH|O_NOFOLLOW under RESOLVE_NO_SYMLINKS), and
+		// described; one before its end is refused. Two system calls and a
+		// close, against three and a close through the parent directory:
+		// a glob sorted by mtime stats every file.
+		fd, err := f.dir.open(p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+		if err != nil {
+			return sys.Stat_t{}, errno(err)
+		}
+		defer unix.Close(fd)
+		st, err := fstat(fd)
+		return st, errno(err)
+	}
 	fd, err := f.dir.open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC)
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
