@@ -83,6 +83,12 @@ type sink struct {
 	err   error
 	// Before-context held until its result is sent (Context).
 	held []heldLine
+	// The item being sent, its text and spans: one of each, reused from
+	// line to line, since write1 encodes an item before the next is made
+	// (a grep of the Go tree for "return" sends 165,000).
+	it     protocol.Item
+	itText protocol.Data
+	subs   []protocol.Span
 }
 
 type heldLine struct {
@@ -170,7 +176,8 @@ func (s *sink) result(number int, line []byte, spans [][2]int) bool {
 	if f == skipped {
 		return true
 	}
-	s.err = s.c.send(f, s.line(&protocol.Item{Path: s.path, LineNumber: number}, line, spans))
+	s.it = protocol.Item{Path: s.path, LineNumber: number}
+	s.err = s.c.send(f, s.line(line, spans))
 	s.last = number
 	return s.err == nil
 }
@@ -195,34 +202,36 @@ func (s *sink) Context(number int, line []byte) bool {
 }
 
 func (s *sink) context(number int, line []byte) bool {
-	s.err = s.c.emitContext(s.line(&protocol.Item{Path: s.path, LineNumber: number, Context: true}, line, nil))
+	s.it = protocol.Item{Path: s.path, LineNumber: number, Context: true}
+	s.err = s.c.emitContext(s.line(line, nil))
 	return s.err == nil
 }
 
 // line fills in an item's text and spans from its line: a snippet, or
 // nothing when the line is over max_columns.
-func (s *sink) line(it *protocol.Item, line []byte, spans [][2]int) *protocol.Item {
+func (s *sink) line(line []byte, spans [][2]int) *protocol.Item {
+	it := &s.it
 	if s.maxColumns > 0 && len(bytes.TrimSuffix(line, []byte{'\r'})) > s.maxColumns {
 		return it
 	}
-	text, subs := snippetSpans(line, spans, s.c.maxText)
-	d := protocol.Data(text)
-	it.Text, it.Submatches = &d, subs
+	text, subs := snippetSpans(line, spans, s.c.maxText, s.subs[:0])
+	s.itText, s.subs = protocol.Data(text), subs
+	it.Text, it.Submatches = &s.itText, subs
 	return it
 }
 
 // snippetSpans is the text of a line as an item carries it, without a
 // '\r' that ends it, cut to a window around the first match when it is
-// long (snippet), and its matches' spans moved to where they are in that
-// text (clipped to it; those outside it dropped).
-func snippetSpans(line []byte, spans [][2]int, width int) (string, []protocol.Span) {
+// long (snippet), and its matches' spans, appended to subs, moved to where
+// they are in that text (clipped to it; those outside it dropped). The
+// text is line's own bytes when it is not cut: valid while line is.
+func snippetSpans(line []byte, spans [][2]int, width int, subs []protocol.Span) (string, []protocol.Span) {
 	line = bytes.TrimSuffix(line, []byte{'\r'})
 	col := 0
 	if len(spans) > 0 {
 		col = spans[0][0]
 	}
 	text, from, to := snippet(line, col, width)
-	var subs []protocol.Span
 	shift := 0
 	if from > 0 {
 		shift = len(ellipsis)

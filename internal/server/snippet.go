@@ -1,15 +1,20 @@
 package server
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 const ellipsis = "…"
 
 // snippet returns line, or, when it is longer than width bytes (minified
 // code, data), a window of width bytes centred on col, with "…" where bytes
-// were cut (Limits.MaxTextBytes), and where the window is in line.
+// were cut (Limits.MaxTextBytes), and where the window is in line. Line
+// itself comes back as a string over its bytes, not a copy: the caller
+// encodes it before line changes.
 func snippet(line []byte, col, width int) (text string, from, to int) {
 	if len(line) <= width {
-		return string(line), 0, len(line)
+		return unsafe.String(unsafe.SliceData(line), len(line)), 0, len(line)
 	}
 	col = max(col, 0)
 	start := col - width/2
