@@ -248,6 +248,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 	ctxDone := ctx.Done()
 	revoked := false
 	var lineErr error
+	var items protocol.ItemReader
 	revoke := func() {
 		if !revoked {
 			revoked = true
@@ -285,7 +286,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 			}
 			continue
 		}
-		l, err := decodeLine(raw)
+		l, err := decodeLine(&items, raw)
 		if err != nil || (id != "" && l.ID != id) {
 			r.discard(inst)
 			return partial(protocol.CodeInternal, fmt.Sprintf("unexpected line from the module: %.200q", raw)), nil
@@ -312,9 +313,10 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 }
 
 // decodeLine decodes a line of the module's: an item line by hand (most
-// lines are), any other with encoding/json.
-func decodeLine(raw []byte) (protocol.Line, error) {
-	if id, it, ok := protocol.ParseItemLine(raw); ok {
+// lines are; r keeps what the last shared with it), any other with
+// encoding/json.
+func decodeLine(r *protocol.ItemReader, raw []byte) (protocol.Line, error) {
+	if id, seq, it, ok := r.Parse(raw); ok && seq < 0 {
 		return protocol.Line{ID: id, Item: &it}, nil
 	}
 	var l protocol.Line

@@ -84,6 +84,7 @@ type shard struct {
 	next  int
 	pos   int64  // the last position it sent
 	lost  string // why it ended without a final line
+	items protocol.ItemReader
 }
 
 // shardCall is a grep split across instances: the host sends each its
@@ -315,7 +316,7 @@ func (c *shardCall) read(k int) {
 // progress line (passed on) or a line that is not the protocol's (the
 // shard is then lost).
 func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
-	if id, seq, it, ok := protocol.ParseShardItemLine(raw); ok && id == c.id && seq >= 0 {
+	if id, seq, it, ok := s.items.Parse(raw); ok && id == c.id && seq >= 0 {
 		s.pos = seq
 		return &shardLine{pos: seq, key: keyFile, line: protocol.Line{ID: id, Item: &it}}
 	}

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/base64"
 	"strconv"
 	"unicode/utf8"
@@ -193,13 +194,50 @@ func ParseItemLine(line []byte) (id string, it Item, ok bool) {
 // ParseShardItemLine is ParseItemLine for a line that may carry a
 // position (seq, -1 when it does not).
 func ParseShardItemLine(line []byte) (id string, seq int64, it Item, ok bool) {
+	return parseItemLine(line, nil)
+}
+
+// An ItemReader parses item lines as ParseShardItemLine does, and keeps
+// the id and path of the last: a file's lines share them, which are then
+// compared, not decoded and copied again. The zero value is ready to use.
+type ItemReader struct {
+	rawID, rawPath []byte // the JSON of the last id and path, as read
+	idStr          string
+	pathData       Data
+}
+
+// Parse parses line as ParseShardItemLine.
+func (r *ItemReader) Parse(line []byte) (id string, seq int64, it Item, ok bool) {
+	return parseItemLine(line, r)
+}
+
+// again reports whether the value at p is raw, the JSON of the value read
+// last (a string, or a Data object: each ends with its own closing byte,
+// so a prefix is the whole value), and steps over it.
+func (p *parser) again(raw []byte) bool {
+	if len(raw) == 0 || !bytes.HasPrefix(p.b[p.i:], raw) {
+		return false
+	}
+	p.i += len(raw)
+	return true
+}
+
+func parseItemLine(line []byte, r *ItemReader) (id string, seq int64, it Item, ok bool) {
 	seq = -1
 	p := parser{b: line}
 	if !p.lit(`{"id":`) {
 		return "", seq, it, false
 	}
-	if id, ok = p.str(); !ok {
-		return "", seq, it, false
+	switch start := p.i; {
+	case r != nil && p.again(r.rawID):
+		id = r.idStr
+	default:
+		if id, ok = p.str(); !ok {
+			return "", seq, it, false
+		}
+		if r != nil {
+			r.rawID, r.idStr = append(r.rawID[:0], line[start:p.i]...), id
+		}
 	}
 	if p.lit(`,"seq":`) {
 		n, ok := p.int()
@@ -211,11 +249,19 @@ func ParseShardItemLine(line []byte) (id string, seq int64, it Item, ok bool) {
 	if !p.lit(`,"item":{"path":`) {
 		return "", -1, it, false
 	}
-	path, ok := p.data()
-	if !ok {
-		return "", -1, it, false
+	switch start := p.i; {
+	case r != nil && p.again(r.rawPath):
+		it.Path = r.pathData
+	default:
+		path, ok := p.data()
+		if !ok {
+			return "", -1, it, false
+		}
+		it.Path = path
+		if r != nil {
+			r.rawPath, r.pathData = append(r.rawPath[:0], line[start:p.i]...), path
+		}
 	}
-	it.Path = path
 	if p.lit(`,"line_number":`) {
 		if it.LineNumber, ok = p.int(); !ok {
 			return "", -1, it, false

@@ -163,6 +163,18 @@ func FuzzItemLine(f *testing.F) {
 				t.Fatalf("ItemWriter.Append = %s\nAppendItemLine  = %s", got, want)
 			}
 		}
+		// An ItemReader, which compares a line's id and path with the last.
+		var r ItemReader
+		for _, p := range []string{path, "other/" + path, path, path} {
+			pi := it
+			pi.Path = Data(p)
+			line := AppendItemLine(nil, id, &pi)
+			wid, wseq, wit, wok := ParseShardItemLine(line)
+			rid, rseq, rit, rok := r.Parse(line)
+			if rid != wid || rseq != wseq || rok != wok || !reflect.DeepEqual(rit, wit) {
+				t.Fatalf("ItemReader.Parse = %q %d %+v %v\nParseShardItemLine = %q %d %+v %v", rid, rseq, rit, rok, wid, wseq, wit, wok)
+			}
+		}
 		gotID, gotItem, ok := ParseItemLine(got)
 		var l Line
 		if err := json.Unmarshal(got, &l); err != nil {
