@@ -50,7 +50,16 @@ func splitTable(ctx context.Context, keep *regexp.Regexp, trees map[string]strin
 		t := interleaved(refJ("1"), refJ("2"), lib(one[c.tree]), lib(two[c.tree]), walk)
 		rgGain, ourGain := ratio(t[0], t[1]), ratio(t[2], t[3])
 		verdict := "met"
-		if ourGain < rgGain || ourGain == 0 {
+		switch {
+		case ourGain == 0:
+			verdict = "missed"
+		case c.tree == "tiny":
+			// Its goal: two instances no slower than one beyond noise (a
+			// tree this small runs on one instance), not rg's gain.
+			if t[3].d > t[2].d+max(time.Millisecond, t[2].d/10) {
+				verdict = "missed"
+			}
+		case ourGain < rgGain:
 			verdict = "missed"
 		}
 		fmt.Printf("| %s | %s | %s | %s | %.2f× | %s | %s | %.2f× | %s | %.1f× | %.1f× | %s |\n", c.name, c.tree,
