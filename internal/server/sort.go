@@ -9,12 +9,33 @@ import (
 	"github.com/rootbound/rootbound/protocol"
 )
 
-// fileTime is a file and when it was last modified.
+// age is when a file was last modified, and its place in the walk.
+type age struct {
+	mtime int64 // Unix nanoseconds; 0 when unknown
+	seq   int   // walk order, which breaks ties
+}
+
+// newer orders newest first, then in walk order.
+func (a age) newer(b age) int {
+	switch {
+	case a.mtime > b.mtime:
+		return -1
+	case a.mtime < b.mtime:
+		return 1
+	}
+	return a.seq - b.seq
+}
+
+// fileTime is a file to search and its age.
 type fileTime struct {
 	rel, tpath string
-	mtime      int64 // Unix nanoseconds; 0 when unknown
-	seq        int   // walk order, which breaks ties
-	item       *protocol.Item
+	age
+}
+
+// kept is a result held to be sent by age.
+type kept struct {
+	age
+	item *protocol.Item
 }
 
 // mtime is the modification time of the file or directory tpath of t (the
@@ -27,23 +48,12 @@ func mtime(t *nofollow.Tree, tpath string) int64 {
 	return st.Mtime
 }
 
-// newer orders newest first, then in walk order.
-func newer(a, b fileTime) int {
-	switch {
-	case a.mtime > b.mtime:
-		return -1
-	case a.mtime < b.mtime:
-		return 1
-	}
-	return a.seq - b.seq
-}
-
 // sortNewest sorts files newest first; ties keep walk order.
 func sortNewest(files []fileTime) {
 	for i := range files {
 		files[i].seq = i
 	}
-	slices.SortFunc(files, newer)
+	slices.SortFunc(files, func(a, b fileTime) int { return a.newer(b.age) })
 }
 
 // output sends a call's results: in walk order as they come, or, sorted
@@ -68,12 +78,16 @@ func (o *output) add(it *protocol.Item, tpath string) error {
 		return o.c.emit(it)
 	}
 	o.seen++
-	f := fileTime{mtime: mtime(o.tree, tpath), seq: o.seen, item: it}
-	if len(o.keep) < o.c.offset+o.c.max+1 {
-		heap.Push(&o.keep, f)
+	f := kept{age{mtime: mtime(o.tree, tpath), seq: o.seen}, it}
+	// Kept in the order found until the page is full, and a heap from
+	// then on: most globs find fewer than a page, and need no heap.
+	if limit := o.c.offset + o.c.max + 1; len(o.keep) < limit {
+		if o.keep = append(o.keep, f); len(o.keep) == limit {
+			heap.Init(&o.keep)
+		}
 		return nil
 	}
-	if newer(f, o.keep[0]) < 0 {
+	if f.newer(o.keep[0].age) < 0 {
 		o.keep[0] = f
 		heap.Fix(&o.keep, 0)
 	}
@@ -85,8 +99,8 @@ func (o *output) flush() error {
 	if !o.byAge {
 		return nil
 	}
-	files := []fileTime(o.keep)
-	slices.SortFunc(files, newer)
+	files := []kept(o.keep)
+	slices.SortFunc(files, func(a, b kept) int { return a.newer(b.age) })
 	for _, f := range files {
 		if err := o.c.emit(f.item); err != nil {
 			if err == walk.SkipAll {
@@ -99,12 +113,12 @@ func (o *output) flush() error {
 }
 
 // oldestFirst is a heap whose top is the result to drop first.
-type oldestFirst []fileTime
+type oldestFirst []kept
 
 func (h oldestFirst) Len() int           { return len(h) }
-func (h oldestFirst) Less(i, j int) bool { return newer(h[i], h[j]) > 0 }
+func (h oldestFirst) Less(i, j int) bool { return h[i].newer(h[j].age) > 0 }
 func (h oldestFirst) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *oldestFirst) Push(x any)        { *h = append(*h, x.(fileTime)) }
+func (h *oldestFirst) Push(x any)        { *h = append(*h, x.(kept)) }
 func (h *oldestFirst) Pop() any {
 	old := *h
 	x := old[len(old)-1]

@@ -275,7 +275,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		// Newest first: list the files, then search them in that order.
 		var files []fileTime
 		w.File = func(rel, tpath string) error {
-			files = append(files, fileTime{rel: rel, tpath: tpath, mtime: mtime(sc.tree, tpath)})
+			files = append(files, fileTime{rel: rel, tpath: tpath, age: age{mtime: mtime(sc.tree, tpath)}})
 			return nil
 		}
 		err = sc.walk(w)
