@@ -183,9 +183,9 @@ func boundCases() []hostileCall {
 		regex("regex (a|b)*a(a|b){20}x: a DFA of 2^20 states", `(a|b)*a(a|b){20}x`, protocol.ModeCount, false),
 		// This and \b\w\b 16 times: the library's ticker waited 28–51 ms
 		// and 13–63 ms here, run to run on the same commit (a clean
-		// clone's CI saw the 51 and the 63); the stretch without a host
-		// call is most likely the pattern's compile at the bound of its
-		// Unicode classes, which the meter does not charge.
+		// clone's CI saw the 51 and the 63). The cause is not established;
+		// one candidate, not measured, is a pattern's compile, which the
+		// meter does not charge (its size and classes are bounded instead).
 		withGap(regex(`regex \w+\s+\w+\s+\w+$ over a 5 MiB line`, `\w+\s+\w+\s+\w+$`, protocol.ModeContent, false), 100*time.Millisecond),
 		// The library's ticker waited 29–58 ms here on one instance, on
 		// the commit before the split as after it (the bound was 50 ms and

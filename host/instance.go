@@ -23,8 +23,7 @@ type instance struct {
 	gate      *rootfs.Gate
 	clock     *clock
 	stdin     *io.PipeWriter
-	chunks    chan []byte   // response lines, in chunks; closed when stdout ends
-	out       lineQueue     // its reader's lines
+	out       lineQueue     // its response lines, read in chunks (read); its channel closes when stdout ends
 	exited    chan struct{} // closed when _start has returned
 	abandoned chan struct{} // closed when the host gives up on it
 	exitErr   error         // set before exited closes
@@ -66,7 +65,6 @@ func (r *Runner) start() *instance {
 	inst := &instance{
 		gate:      &rootfs.Gate{},
 		clock:     &clock{},
-		chunks:    make(chan []byte, 64),
 		exited:    make(chan struct{}),
 		abandoned: make(chan struct{}),
 		stderr:    &headBuffer{max: 4 << 10},
@@ -110,8 +108,9 @@ func (r *Runner) start() *instance {
 		r.mu.Unlock()
 		close(inst.exited)
 	}()
-	inst.out.ch = inst.chunks
-	go inst.read(outR)
+	chunks := make(chan []byte, 64)
+	inst.out.ch = chunks
+	go inst.read(outR, chunks)
 	return inst
 }
 
@@ -121,8 +120,7 @@ func (r *Runner) start() *instance {
 // did, and 64 chunks hold far more lines than 64 lines, so the shards of
 // a split grep wait less on each other. What the channel holds is bounded
 // by 64 of the module's writes.
-func (inst *instance) read(r io.Reader) {
-	ch := inst.chunks
+func (inst *instance) read(r io.Reader, ch chan<- []byte) {
 	send := func(b []byte) {
 		select {
 		case ch <- b:
@@ -150,7 +148,8 @@ func (inst *instance) read(r io.Reader) {
 	}
 }
 
-// lineQueue splits chunks of whole lines into lines. One reader at a time.
+// lineQueue splits chunks of whole lines into lines. One reader at a time:
+// a call on one instance, or the shard of a split call that holds it.
 type lineQueue struct {
 	ch      <-chan []byte // chunks, each of whole lines
 	pending []byte

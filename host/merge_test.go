@@ -89,7 +89,7 @@ func splitAnswer(t testing.TB, s *server.Server, req protocol.Request, n int) []
 			}
 		}
 		close(ch)
-		c.shards[k] = shard{q: lineQueue{ch: ch}, open: -1}
+		c.shards[k] = shard{q: &lineQueue{ch: ch}, open: -1}
 	}
 	c.m = newMerger(req.ID, req.Grep, req.Limits, c.emit)
 	end := c.merge()

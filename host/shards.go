@@ -75,7 +75,7 @@ func (a *shardLine) before(b *shardLine) bool {
 // shard is one instance of a split call, as the host reads it.
 type shard struct {
 	inst  *instance                 // nil in tests of the merge
-	q     lineQueue                 // its answer's lines
+	q     *lineQueue                // its answer's lines: its instance's
 	head  *shardLine                // its next line; nil until read
 	done  *protocol.Done            // its final line
 	raw   []byte                    // the final line as the module wrote it
@@ -130,7 +130,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	c.shards = make([]shard, n)
 	for k, inst := range insts {
 		s := &c.shards[k]
-		s.inst, s.q, s.open = inst, lineQueue{ch: inst.chunks}, -1
+		s.inst, s.q, s.open = inst, &inst.out, -1
 		req.Shard = &protocol.Shard{Index: k, Count: n}
 		line, _ := json.Marshal(req) // it was decoded from JSON
 		if _, err := inst.stdin.Write(append(line, '\n')); err != nil {

@@ -103,8 +103,10 @@ func newPrefilter(lits []literal) *prefilter {
 		}
 		p.plain = append(p.plain, l.plain())
 	}
-	if skipScans && len(p.scans) == 1 && p.plain[0] != nil && skipPays(p.plain[0], uint64(byteFreq[p.scans[0].c])) {
-		p.skip = newSkipTable(p.plain[0])
+	if skipScans && len(p.scans) == 1 && p.plain[0] != nil {
+		if t := newSkipTable(p.plain[0]); skipPays(t, uint64(byteFreq[p.scans[0].c])) {
+			p.skip = t
+		}
 	}
 	return p
 }

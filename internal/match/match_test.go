@@ -529,7 +529,7 @@ func TestSkipPays(t *testing.T) {
 		{"FIXME", false},
 	} {
 		p := newPrefilter([]literal{exact([]byte(tt.lit))})
-		if got := skipPays(p.plain[0], uint64(byteFreq[p.scans[0].c])); got != tt.want {
+		if got := skipPays(newSkipTable(p.plain[0]), uint64(byteFreq[p.scans[0].c])); got != tt.want {
 			t.Errorf("skipPays(%q) = %v, want %v", tt.lit, got, tt.want)
 		}
 	}

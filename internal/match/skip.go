@@ -45,7 +45,7 @@ func newSkipTable(plain []byte) *skipTable {
 	return t
 }
 
-// skipPays says whether a skip scan of plain costs clearly less (under
+// skipPays says whether a skip scan by t costs clearly less (under
 // three quarters) than the scan for its rarest byte, whose frequency is
 // rare (parts per million), by a model fitted to BenchmarkFindLiteral
 // under wazero: a skip step costs about 3.8 ns and moves the expected
@@ -53,11 +53,7 @@ func newSkipTable(plain []byte) *skipTable {
 // and about 40 ns a candidate. The margin is for literals that match
 // often, where each search starts a skip scan again ("return": the two
 // were even in a grep of the Go tree, 917 and 900 ms).
-func skipPays(plain []byte, rare uint64) bool {
-	if len(plain) < minLiteral {
-		return false
-	}
-	t := newSkipTable(plain)
+func skipPays(t *skipTable, rare uint64) bool {
 	var moved, total uint64
 	for c, f := range byteFreq {
 		s := uint64(t.shift[c])
