@@ -60,7 +60,7 @@ MODULES := examples/anthropic-agent examples/openai-agent examples/wasmtime wit
 ALL     := ./... $(addprefix ./,$(addsuffix /...,$(MODULES)))
 
 # The packages of the module's core, which build for wasip1 as well.
-GUEST_PKGS := ./internal/match/... ./internal/ignore/... ./internal/meter/... ./internal/nofollow/... \
+GUEST_PKGS := ./internal/index/... ./internal/match/... ./internal/ignore/... ./internal/meter/... ./internal/nofollow/... \
 	./internal/search/... ./internal/server/... ./internal/walk/...
 
 ## component: the module as a WASI 0.2 command component, transpiled for Node by jco (examples/component)

@@ -69,6 +69,16 @@ type Config interface {
 	// it ends (AuditRecord; its String is one line). It runs on the
 	// goroutine of the call.
 	WithAudit(func(AuditRecord)) Config
+	// WithIndex keeps an index of the roots' contents inside one more
+	// instance of the module, for a Runner that answers many greps (an
+	// agent's session, a server): built in the background once the
+	// Runner starts, paused while calls run, and used by the greps that
+	// instance answers, which then read only the files that can match.
+	// Answers are byte for byte those without it: a file changed since it
+	// was indexed is read again (RATIONALE.md, "Why a trigram index inside
+	// the module?"). Off by default; maxBytes caps the index's memory (0:
+	// 96 MiB), within WithMemoryLimit.
+	WithIndex(on bool, maxBytes int64) Config
 }
 
 // root is a readable root.
@@ -97,6 +107,10 @@ type config struct {
 	// closeOnContextDone turns on wazero's own interruption, for the
 	// benchmark that compares it with the clock's (never set otherwise).
 	closeOnContextDone bool
+	// index: keep an index of the roots' contents (WithIndex), of at most
+	// indexBytes (0: the module's default).
+	index      bool
+	indexBytes int64
 }
 
 // NewConfig returns the default configuration, with no roots.
@@ -180,6 +194,12 @@ func (c *config) defaultParallelism() int {
 func (c *config) WithCacheDir(dir string) Config {
 	n := c.clone()
 	n.cacheDir = &dir
+	return n
+}
+
+func (c *config) WithIndex(on bool, maxBytes int64) Config {
+	n := c.clone()
+	n.index, n.indexBytes = on, maxBytes
 	return n
 }
 

@@ -231,12 +231,29 @@ func (inst *instance) stop() {
 type clock struct {
 	shift  atomic.Int64 // added to the real clock
 	killed atomic.Bool
+	held   atomic.Pointer[func() bool] // while it returns true, a read waits
+}
+
+// hold makes each read of the clock wait while wait returns true (nil:
+// never): the host's way to pause a module between two of its looks at the
+// clock, as the index instance's build pauses while calls run.
+func (c *clock) hold(wait func() bool) {
+	if wait == nil {
+		c.held.Store(nil)
+		return
+	}
+	c.held.Store(&wait)
 }
 
 // epoch is where instance clocks start; only differences matter.
 var epoch = time.Now()
 
 func (c *clock) nanotime() int64 {
+	if w := c.held.Load(); w != nil {
+		for (*w)() && !c.killed.Load() {
+			time.Sleep(holdPoll)
+		}
+	}
 	if c.killed.Load() {
 		// Unwinds the module's call stack: _start returns this exit error,
 		// as it does for proc_exit.

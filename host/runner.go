@@ -72,6 +72,8 @@ type Runner struct {
 	// path as given); a smaller walk than splitMin is not split.
 	walked   sync.Map
 	splitMin int64
+	// ix is the index instance (WithIndex, index.go), under mu.
+	ix indexer
 }
 
 // NewRunner validates cfg, compiles the module (from the compilation cache
@@ -132,6 +134,9 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		r.idle = append(r.idle, r.start())
 	}
 	starting := slices.Clone(r.idle)
+	if c.index {
+		r.startIndex()
+	}
 	r.mu.Unlock()
 	// Wait for them: an instance starting while a call runs holds a core
 	// its first milliseconds (the module's runtime starting), beside the
@@ -174,6 +179,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
 	case c.maxTextBytes < 0:
 		return fmt.Errorf("host: max text bytes %d, want 0 (the default) or more", c.maxTextBytes)
+	case c.indexBytes < 0 || c.indexBytes > int64(c.memory)/2:
+		return fmt.Errorf("host: index memory %d bytes, want 0 (the default) to half the memory limit", c.indexBytes)
 	}
 	if pol, _ := json.Marshal(c.wirePolicy()); len(pol) > MaxPolicyBytes {
 		return fmt.Errorf("host: the roots' policies hold %d bytes, want at most %d: every request carries them", len(pol), MaxPolicyBytes)
@@ -314,9 +321,17 @@ func (r *Runner) giveBack(inst *instance) {
 // release returns an instance that finished its call cleanly.
 func (r *Runner) release(inst *instance) {
 	r.mu.Lock()
-	if r.closed || inst.dead() {
+	switch {
+	case inst == r.ix.inst:
+		r.ix.busy = false
+		if r.closed || inst.dead() {
+			r.lostIndex(inst)
+		} else {
+			inst.gate.Restore()
+		}
+	case r.closed || inst.dead():
 		inst.stop()
-	} else {
+	default:
 		inst.gate.Restore()
 		r.idle = append(r.idle, inst)
 	}
@@ -327,6 +342,11 @@ func (r *Runner) release(inst *instance) {
 // discard gives up on an instance and frees its slot.
 func (r *Runner) discard(inst *instance) {
 	inst.stop()
+	r.mu.Lock()
+	if inst == r.ix.inst {
+		r.lostIndex(inst)
+	}
+	r.mu.Unlock()
 	<-r.slots
 }
 

@@ -38,7 +38,13 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
 	var done Done
 	var raw []byte
-	if n := r.shards(req); n > 1 {
+	var indexed *instance
+	if req != nil && req.Grep != nil {
+		indexed = r.takeIndexed()
+	}
+	if indexed != nil {
+		done, raw = r.exchangeOn(ctx, indexed, line, id, deadline, moduleMS, onLine)
+	} else if n := r.shards(req); n > 1 {
 		done, raw = r.exchangeShards(ctx, *req, n, deadline, moduleMS, onLine)
 	} else {
 		done, raw = r.exchange(ctx, line, id, deadline, moduleMS, onLine)

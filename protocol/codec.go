@@ -41,6 +41,12 @@ func DecodeRequest(line []byte) (Request, *Error) {
 	if req.V != Version {
 		return req, NewError(CodeInvalidArgument, fmt.Sprintf("version %d, want %d", req.V, Version))
 	}
+	if req.Index != nil {
+		if req.Glob != nil || req.Grep != nil || req.Shard != nil {
+			return req, NewError(CodeInvalidArgument, `an "index" request names no "glob", "grep" or "shard"`)
+		}
+		return req, nil
+	}
 	if (req.Glob == nil) == (req.Grep == nil) {
 		return req, NewError(CodeInvalidArgument, `a request names exactly one of "glob" and "grep"`)
 	}

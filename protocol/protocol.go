@@ -50,7 +50,31 @@ type Request struct {
 	// Shard is set by the host, never by a model: this request is one
 	// share of a grep split across instances (shard.go).
 	Shard *Shard `json:"shard,omitempty"`
+	// Index is set by the host, never by a model, in place of a glob or
+	// a grep: build the index of the roots' contents that the module keeps
+	// for the greps after it.
+	Index *IndexArgs `json:"index,omitempty"`
 }
+
+// IndexArgs ask the module to build its index of the contents of roots'
+// files (a trigram index: RATIONALE.md, "Why a trigram index inside the
+// module?"), which the greps it answers after it use to pass over files
+// that cannot match, with answers byte for byte the same as without it.
+// The build walks each root as a grep with no arguments walks it (ignore
+// files, the root's policy) and reads each file once; a file that changes
+// after it was indexed is read again by the next grep that takes it (its
+// size, times and inode say so) and indexed again. Its Done counts the
+// files and bytes read, and Results the files indexed; it is Truncated
+// when MaxBytes stopped it, and the files left out are read by every grep.
+type IndexArgs struct {
+	// Roots are the roots to index, by name; none: every root.
+	Roots Strings `json:"roots,omitempty"`
+	// MaxBytes caps the index's memory; 0: DefaultIndexBytes.
+	MaxBytes int64 `json:"max_bytes,omitempty"`
+}
+
+// DefaultIndexBytes is the index's memory cap when IndexArgs gives none.
+const DefaultIndexBytes = 96 << 20
 
 // Sort is an order of results.
 type Sort string
@@ -120,6 +144,9 @@ func (a *GlobArgs) CheckLists() *Error {
 func (a *GrepArgs) CheckLists() *Error {
 	return checkLists("glob", a.Glob, "iglob", a.Iglob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
 }
+
+// CheckLists checks the lengths of the lists of a request to index.
+func (a *IndexArgs) CheckLists() *Error { return checkLists("roots", a.Roots) }
 
 func checkLists(pairs ...any) *Error {
 	for i := 0; i+1 < len(pairs); i += 2 {

@@ -29,6 +29,7 @@ var records = map[string]reflect.Type{
 	"progress":     reflect.TypeFor[protocol.Progress](),
 	"shard":        reflect.TypeFor[protocol.Shard](),
 	"shard-end":    reflect.TypeFor[protocol.ShardEnd](),
+	"index-args":   reflect.TypeFor[protocol.IndexArgs](),
 	"problem":      reflect.TypeFor[protocol.Problem](),
 	"call-error":   reflect.TypeFor[protocol.Error](),
 	"skipped":      reflect.TypeFor[protocol.Skipped](),

@@ -205,9 +205,10 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 	if ascii {
 		isWord = syntax.IsWordChar
 	}
+	lits := literals(re)
 	var pre *prefilter
 	if !c.multiline {
-		pre = newPrefilter(literals(re))
+		pre = newPrefilter(lits)
 	}
 	d := newDFA(prog, false, isWord)
 	d.strict = true
@@ -215,6 +216,7 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 		dfa:       d,
 		pike:      newPike(prog, isWord),
 		prefilter: pre,
+		lits:      lits,
 		multiline: c.multiline,
 	}, nil
 }
@@ -345,6 +347,30 @@ func (l *literalMatcher) LocateAt(text []byte, from int, m *meter.Meter) (int, i
 
 func (l *literalMatcher) Multiline() bool { return false }
 
+// Required returns literals of which every match of m contains one, each
+// as a sequence of byte sets (the bytes each position may have: a case
+// variant's), or nil when m offers none. An index of file contents asks
+// for them to pass over files that cannot match.
+func Required(m Matcher) [][][]byte {
+	var lits []literal
+	switch m := m.(type) {
+	case *literalMatcher:
+		lits = []literal{exact(m.lit)}
+	case *regexMatcher:
+		lits = m.lits
+	case *wordMatcher:
+		lits = m.lits
+	}
+	if len(lits) == 0 {
+		return nil
+	}
+	out := make([][][]byte, len(lits))
+	for i, l := range lits {
+		out[i] = l
+	}
+	return out
+}
+
 // find finds the literal: a one-byte literal with IndexByte, any other
 // with a prefilter (which checks it whole).
 func (l *literalMatcher) find(buf []byte, from int, m *meter.Meter) (int, error) {
@@ -370,6 +396,7 @@ type regexMatcher struct {
 	dfa       *dfa
 	pike      *pike
 	prefilter *prefilter // or nil
+	lits      []literal  // every match contains one (nil: none known)
 	multiline bool
 }
 

@@ -41,7 +41,9 @@ const (
 type Stat struct {
 	Type  Type
 	Size  int64
-	Mtime int64 // Unix nanoseconds
+	Mtime int64  // Unix nanoseconds
+	Ctime int64  // Unix nanoseconds: the last change of contents or metadata
+	Ino   uint64 // 0 where the runtime does not say
 }
 
 // LinkError says a component of a path is a symbolic link. Path is the

@@ -48,6 +48,8 @@ const initialBuffer = 256 << 10
 type Reader struct {
 	buf []byte
 	dec []byte // a UTF-16 file, as UTF-8
+	// Stat is what the last file Read opened was when it was opened.
+	Stat nofollow.Stat
 	// BeforeGrow, if set, runs before the buffer grows: the one moment the
 	// module's memory use can jump, so a caller flushes output there and
 	// keeps what was found if the module then dies at its memory cap.
@@ -69,6 +71,7 @@ func (r *Reader) Read(t *nofollow.Tree, name string, maxSize int64, sniff int, m
 		return nil, 0, err
 	}
 	defer nofollow.Close(fd)
+	r.Stat = st
 	size := st.Size
 	switch {
 	case st.Type != nofollow.File:

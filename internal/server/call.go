@@ -128,9 +128,12 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		}
 		c.shard = req.Shard
 	}
-	if req.Glob != nil {
+	switch {
+	case req.Index != nil:
+		s.index(c, req.Index)
+	case req.Glob != nil:
 		s.glob(c, req.Glob)
-	} else {
+	default:
 		s.grep(c, req.Grep)
 	}
 	return c

@@ -35,6 +35,9 @@ type Server struct {
 	searcher search.Searcher
 	// now is the clock; tests may replace it.
 	now func() time.Time
+	// indexes are the roots' indexes (indexed.go), by root name, from the
+	// last index request that named each.
+	indexes map[string]*rootIndex
 }
 
 // New returns a Server for roots. It refuses no roots and the names

@@ -232,7 +232,22 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	if !a.OnlyMatching { // a match alone is never a long line, as rg -o -M
 		sink.maxColumns = a.MaxColumns
 	}
+	gi := s.useIndex(sc, m, a)
 	search1 := func(rel, tpath string) error {
+		known := false
+		if gi != nil {
+			var cannot bool
+			var n int64
+			// A file the index says cannot match counts as read, as it
+			// would have been: the same answer, the same budget.
+			if cannot, n, known = gi.pass(sc.tree, tpath, c.maxSize); cannot {
+				c.done.Stats.FilesRead++
+				if err := c.markFile(n, nil); err != nil {
+					return err
+				}
+				return c.addBytes(n)
+			}
+		}
 		data, n, err := r.Read(sc.tree, tpath, c.maxSize, sniff, c.meter)
 		c.done.Stats.FilesRead++
 		if err := c.markFile(n, err); err != nil {
@@ -259,6 +274,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		// A UTF-8 byte order mark is not text of line 1: skipped, as
 		// ripgrep does, so ^ matches there and no snippet carries it.
 		data = bytes.TrimPrefix(data, utf8BOM)
+		if gi != nil && !known && sniff > 0 {
+			gi.ri.add(tpath, data, r.Stat, gi.now)
+		}
 		sink.start(protocol.Data(sc.display(rel)), data)
 		if err := s.searcher.Search(data, m, so, c.meter, sink); err != nil {
 			return err

@@ -49,12 +49,13 @@ type benchCase struct {
 	grep *protocol.GrepArgs
 }
 
+// rg is rg's command line for a case: ignore files as ours (read, in a
+// repository or not), hidden files searched, our size cap.
+func rg(args ...string) []string {
+	return append([]string{"rg", "--hidden", "--no-require-git", "--max-filesize", "8M", "--no-messages"}, args...)
+}
+
 func cases() []benchCase {
-	rg := func(args ...string) []string {
-		// Ignore files as ours: read, in a repository or not; hidden
-		// files searched.
-		return append([]string{"rg", "--hidden", "--no-require-git", "--max-filesize", "8M", "--no-messages"}, args...)
-	}
 	grep := func(pattern string, literal bool, mode protocol.OutputMode, caseMode protocol.Case) *protocol.GrepArgs {
 		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, OutputMode: mode, Case: caseMode, MaxResults: protocol.MaxResultsCeiling}
 	}
@@ -232,6 +233,9 @@ func run() error {
 	}
 	fmt.Println()
 	if err := splitTable(ctx, keep, trees, runners, split); err != nil {
+		return err
+	}
+	if err := indexTable(ctx, keep, trees, runners); err != nil {
 		return err
 	}
 	first := median(func() error { return firstLine([]string{cli, "grep", "return", trees["go"]}) })

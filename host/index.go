@@ -1,0 +1,124 @@
+package host
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// An indexer is a Runner's index instance (WithIndex): one more instance
+// of the module, which builds the index of the roots' contents in the
+// background and then answers the greps it is free for (the others run
+// as without it). Its fields are under the Runner's mu.
+type indexer struct {
+	inst   *instance // nil when none runs
+	ready  bool      // its index is built
+	busy   bool      // a call holds it
+	builds int       // builds started, for tests
+	calls  int       // calls it answered, for tests
+}
+
+// startIndex starts an index instance and its build; r.mu must be held.
+func (r *Runner) startIndex() {
+	if r.closed {
+		return
+	}
+	inst := r.start()
+	r.ix = indexer{inst: inst, builds: r.ix.builds + 1}
+	go r.build(inst)
+}
+
+// lostIndex forgets an index instance that was stopped or died; r.mu
+// must be held. A built index lost (a call on it was cancelled or ran out
+// of time, which ends its instance) is built again; a build that failed is
+// not tried again.
+func (r *Runner) lostIndex(inst *instance) {
+	inst.stop()
+	if r.ix.inst != inst {
+		return
+	}
+	wasReady := r.ix.ready
+	r.ix.inst, r.ix.ready, r.ix.busy = nil, false, false
+	if wasReady {
+		r.startIndex()
+	}
+}
+
+// build sends the index request to inst and waits for its answer. While
+// calls run, the build waits (inst's clock holds it at its next look,
+// within a millisecond or so of work): it never takes a core from a call.
+func (r *Runner) build(inst *instance) {
+	select {
+	case <-inst.ready:
+	case <-inst.exited:
+		r.mu.Lock()
+		r.lostIndex(inst)
+		r.mu.Unlock()
+		return
+	}
+	inst.clock.hold(func() bool { return len(r.slots) > 0 })
+	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexBytes}, Policy: r.policy}
+	line, _ := json.Marshal(req)
+	ok := false
+	if _, err := inst.stdin.Write(append(line, '\n')); err == nil {
+		for {
+			raw, more := inst.out.wait()
+			if !more {
+				break
+			}
+			var l protocol.Line
+			if json.Unmarshal(raw, &l) != nil {
+				break
+			}
+			if l.Done != nil {
+				ok = l.Done.Status == protocol.StatusComplete
+				break
+			}
+		}
+	}
+	inst.clock.hold(nil)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !ok || r.closed || r.ix.inst != inst {
+		r.lostIndex(inst)
+		return
+	}
+	r.ix.ready = true
+}
+
+// takeIndexed takes a slot and the index instance when its index is built
+// and no call holds it; nil otherwise (the call runs as without it).
+func (r *Runner) takeIndexed() *instance {
+	r.mu.Lock()
+	free := r.ix.ready && !r.ix.busy
+	r.mu.Unlock()
+	if !free {
+		return nil
+	}
+	select {
+	case r.slots <- struct{}{}:
+	default:
+		return nil // every slot is taken: wait as any call does
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed || !r.ix.ready || r.ix.busy || r.ix.inst.dead() {
+		<-r.slots
+		return nil
+	}
+	r.ix.busy = true
+	r.ix.calls++
+	return r.ix.inst
+}
+
+// holdPoll is how often a held clock looks whether it may go on.
+const holdPoll = 2 * time.Millisecond
+
+// Indexed reports whether the Runner's index (WithIndex) is built and
+// its instance running: greps may use it from now on.
+func (r *Runner) Indexed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ix.ready
+}

@@ -1,0 +1,150 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// serveLine answers one request line through r.Serve.
+func serveLine(t *testing.T, r *Runner, req protocol.Request) []byte {
+	t.Helper()
+	line, _ := json.Marshal(req)
+	var out bytes.Buffer
+	if err := r.Serve(context.Background(), bytes.NewReader(append(line, '\n')), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// waitIndex waits until r's index is built.
+func waitIndex(t *testing.T, r *Runner) {
+	t.Helper()
+	for range 3000 {
+		r.mu.Lock()
+		ready, inst := r.ix.ready, r.ix.inst
+		r.mu.Unlock()
+		if ready {
+			return
+		}
+		if inst == nil {
+			t.Fatal("the index build failed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the index was not built in 30 s")
+}
+
+// TestIndexHost runs greps through a Runner with an index (the module's
+// index, the host's index instance) after random edits, and finds every
+// answer byte for byte that of a Runner without one. The module's own
+// differential test (internal/server, TestIndexedMatchesUnindexed) runs
+// a thousand rounds natively; this runs them through wazero, the mount,
+// and the host's routing.
+func TestIndexHost(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	words := []string{"alpha", "beta", "gamma", "Delta", "épsilon", "zeta_init(", "theta", "x"}
+	text := func() string {
+		var b strings.Builder
+		for range rng.IntN(8) {
+			for range 1 + rng.IntN(5) {
+				b.WriteString(words[rng.IntN(len(words))] + " ")
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	spec := map[string]string{".gitignore": "*.log\n"}
+	var paths []string
+	for i := range 40 {
+		p := fmt.Sprintf("d%d/f%d.txt", i%5, i)
+		paths = append(paths, p)
+		spec[p] = text()
+	}
+	spec["skip.log"] = "alpha\n"
+	dir := testtree.New(t, spec)
+	// The index trusts a file only once its last change is some seconds
+	// old (the racy window): these are, when it is built.
+	time.Sleep(racyWait)
+
+	ctx := context.Background()
+	cfg := NewConfig().WithRoot("/w", dir).WithParallelism(1)
+	withIndex, err := NewRunner(ctx, cfg.WithIndex(true, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer withIndex.Close(ctx)
+	without, err := NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer without.Close(ctx)
+	waitIndex(t, withIndex)
+
+	greps := []protocol.GrepArgs{
+		{Pattern: "alpha", Literal: true},
+		{Pattern: "beta|gamma", OutputMode: protocol.ModeContent},
+		{Pattern: "delta", Case: protocol.CaseInsensitive, OutputMode: protocol.ModeCount},
+		{Pattern: "ÉPSILON", Case: protocol.CaseInsensitive},
+		{Pattern: `\w+_init\(`, OutputMode: protocol.ModeContent},
+		{Pattern: "[a-z]{5}"},
+		{Pattern: "theta", NoIgnore: true, Hidden: new(bool)},
+	}
+	for round := range 150 {
+		p := filepath.Join(dir, paths[rng.IntN(len(paths))])
+		switch rng.IntN(5) {
+		case 0:
+			os.Remove(p) // a FIFO is never written to
+			os.WriteFile(p, []byte(text()), 0o644)
+		case 1:
+			os.Remove(p)
+		case 2:
+			os.Remove(p)
+			os.Symlink("../skip.log", p)
+		case 3:
+			os.Remove(p)
+			syscall.Mkfifo(p, 0o644)
+		}
+		g := greps[rng.IntN(len(greps))]
+		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &g}
+		if got, want := serveLine(t, withIndex, req), serveLine(t, without, req); !bytes.Equal(got, want) {
+			t.Fatalf("round %d, grep %+v:\nwith the index:\n%s\nwithout:\n%s", round, g, got, want)
+		}
+	}
+	withIndex.mu.Lock()
+	calls := withIndex.ix.calls
+	withIndex.mu.Unlock()
+	if calls < 100 {
+		t.Errorf("the index instance answered %d of 150 greps", calls)
+	}
+}
+
+// racyWait outlasts the module's racy window (internal/server, racy).
+const racyWait = 3100 * time.Millisecond
+
+// TestIndexServeStripsHostFields: a program speaking the protocol cannot
+// ask for an index build or a shard through Serve.
+func TestIndexServeStripsHostFields(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.txt": "alpha\n"})
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	out := serveLine(t, r, protocol.Request{V: protocol.Version, ID: "x", Index: &protocol.IndexArgs{}})
+	if !bytes.Contains(out, []byte(`exactly one of \"glob\" and \"grep\"`)) {
+		t.Errorf("an index request through Serve: %s", out)
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// indexTable times repeat greps on a Runner with its index built
+// (WithIndex) beside the same Runner's greps without one and rg, in
+// interleaved rounds, and how long the index took to build beside one
+// full scan (the rare literal's grep without it). The trees are unchanged
+// between rounds: this is the repeat search of an agent's session.
+func indexTable(ctx context.Context, keep *regexp.Regexp, trees map[string]string, without map[string]*host.Runner) error {
+	type row struct {
+		name, tree string
+		ref        []string
+		grep       *protocol.GrepArgs
+		goal       float64 // ratio to rg; 0: never slower than without the index
+	}
+	g := func(pattern string, literal bool, c protocol.Case) *protocol.GrepArgs {
+		return &protocol.GrepArgs{Pattern: pattern, Literal: literal, Case: c, MaxResults: protocol.MaxResultsCeiling}
+	}
+	rows := []row{
+		{"grep -l rare literal", "go", rg("-l", "-F", "CanonicalMIMEHeaderKey"), g("CanonicalMIMEHeaderKey", true, ""), 0.1},
+		{"grep -l rare literal", "c", rg("-l", "-F", "flash_probe_gpio_init"), g("flash_probe_gpio_init", true, ""), 0.1},
+		{`grep -l regex \w+_init\(`, "c", rg("-l", `\w+_init\(`), g(`\w+_init\(`, false, ""), 0.3},
+		{"grep -l TODO|FIXME", "go", rg("-l", "TODO|FIXME"), g("TODO|FIXME", false, ""), 0.3},
+		{"grep -l -i ΣΊΣΥΦΟΣ", "go", rg("-l", "-i", "ΣΊΣΥΦΟΣ"), g("ΣΊΣΥΦΟΣ", false, protocol.CaseInsensitive), 0.3},
+		{"grep -l [a-z]{20,} (no literal)", "go", rg("-l", "[a-z]{20,}"), g("[a-z]{20,}", false, ""), 0},
+	}
+	indexed := map[string]*host.Runner{}
+	built := map[string]time.Duration{}
+	for _, tree := range []string{"go", "c"} {
+		if !keep.MatchString("index") && !keep.MatchString(tree) {
+			continue
+		}
+		start := time.Now()
+		r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", trees[tree]).WithTimeout(time.Minute).WithBudget(0, 0).
+			WithMaxResultBytes(1<<30).WithParallelism(1).WithIndex(true, 0))
+		if err != nil {
+			return err
+		}
+		defer r.Close(ctx)
+		for !r.Indexed() {
+			if time.Since(start) > 5*time.Minute {
+				return fmt.Errorf("the index of the %s tree was not built in 5 minutes", tree)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		built[tree] = time.Since(start)
+		indexed[tree] = r
+	}
+	if len(indexed) == 0 {
+		return nil
+	}
+	fmt.Printf("\nRepeat greps with the index (WithIndex; issue 20): %d interleaved rounds, median; unchanged trees\n\n", Runs)
+	fmt.Println("| case | tree | rg | without the index | with it | with ÷ rg | goal | with ÷ without |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, c := range rows {
+		r := indexed[c.tree]
+		if r == nil {
+			continue
+		}
+		tree := trees[c.tree]
+		lib := func(r *host.Runner) func() error {
+			return func() error { _, err := r.Grep(ctx, host.GrepArgs(*c.grep)); return err }
+		}
+		t := interleaved(func() error { return refRun(c.ref, tree) }, lib(without[c.tree]), lib(r))
+		verdict := "met"
+		goal := fmt.Sprintf("≤ %.1f× rg", c.goal)
+		if c.goal == 0 {
+			goal = "no slower than without"
+			if t[2].d > t[1].d+max(time.Millisecond, t[1].d/10) {
+				verdict = "missed"
+			}
+		} else if q := ratio(t[2], t[0]); q > c.goal || q == 0 {
+			verdict = "missed"
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %.2f× | %s (%s) | %.2f× |\n", c.name, c.tree, ms(t[0]), ms(t[1]), ms(t[2]),
+			ratio(t[2], t[0]), goal, verdict, ratio(t[2], t[1]))
+	}
+	for _, tree := range []string{"go", "c"} {
+		if indexed[tree] == nil {
+			continue
+		}
+		scan := median(func() error {
+			_, err := without[tree].Grep(ctx, host.GrepArgs{Pattern: "CanonicalMIMEHeaderKey", Literal: true, MaxResults: protocol.MaxResultsCeiling})
+			return err
+		})
+		verdict := "met"
+		if built[tree] > 2*scan.d {
+			verdict = "missed"
+		}
+		fmt.Printf("\n| index build, %s tree (runner start to ready) | %s | one full scan %s | %.1f× | goal ≤ 2× (%s) |", tree,
+			ms(timing{d: built[tree]}), ms(scan), float64(built[tree])/float64(scan.d), verdict)
+	}
+	fmt.Println()
+	return nil
+}

@@ -1,0 +1,285 @@
+// Package index keeps a trigram index of file contents: for each run of
+// three bytes, the documents it occurs in. A search asks it which
+// documents can hold a match (a Query, from the literals every match of a
+// pattern contains) and reads only those; it never decides a match. A
+// document it leaves out cannot match; a candidate must still be searched.
+//
+// Documents are numbered as they are added. A document whose file changed
+// is removed (it is never a candidate again) and its new contents added
+// under a new number, so an index follows edits without being rebuilt:
+// what was added since the last Freeze is kept in a form that grows in
+// place, everything before it in compact segments.
+//
+// Why trigrams, and why this layout: RATIONALE.md, "Why a trigram index
+// inside the module?".
+package index
+
+import (
+	"encoding/binary"
+	"slices"
+	"unsafe"
+)
+
+// Doc is a document's number.
+type Doc = uint32
+
+// Index is a trigram index of documents. It is not safe for concurrent
+// use.
+type Index struct {
+	segs  []*segment // frozen, each over later documents than the one before
+	live  builder    // the documents added since the last Freeze
+	dead  []uint64   // bit d: document d was removed
+	docs  Doc        // documents added
+	nDead int
+	seen  []uint64 // bit t: trigram t is in the document being added
+	added []uint32 // the trigrams set in seen
+}
+
+// New returns an empty index.
+func New() *Index { return &Index{} }
+
+// Add adds a document's contents and returns its number. Contents shorter
+// than three bytes hold no trigram, and are never candidates of a query
+// that asks for one.
+func (ix *Index) Add(content []byte) Doc {
+	d := ix.docs
+	ix.docs++
+	if len(content) < 3 {
+		return d
+	}
+	if ix.seen == nil {
+		ix.seen = make([]uint64, 1<<24/64)
+	}
+	added := ix.added[:0]
+	t := uint32(content[0])<<8 | uint32(content[1])
+	for _, c := range content[2:] {
+		t = (t<<8 | uint32(c)) & (1<<24 - 1)
+		w, bit := t>>6, uint64(1)<<(t&63)
+		if ix.seen[w]&bit == 0 {
+			ix.seen[w] |= bit
+			added = append(added, t)
+		}
+	}
+	for _, t := range added {
+		ix.seen[t>>6] = 0
+		ix.live.add(t, d)
+	}
+	ix.added = added
+	return d
+}
+
+// Remove removes document d: it is never a candidate again.
+func (ix *Index) Remove(d Doc) {
+	if d >= ix.docs {
+		return
+	}
+	if need := int(d/64) + 1; len(ix.dead) < need {
+		ix.dead = append(ix.dead, make([]uint64, need-len(ix.dead))...)
+	}
+	if ix.dead[d/64]&(1<<(d%64)) == 0 {
+		ix.dead[d/64] |= 1 << (d % 64)
+		ix.nDead++
+	}
+}
+
+// Removed reports whether d was removed.
+func (ix *Index) Removed(d Doc) bool {
+	return int(d/64) < len(ix.dead) && ix.dead[d/64]&(1<<(d%64)) != 0
+}
+
+// Docs is how many documents were added, removed ones included.
+func (ix *Index) Docs() int { return int(ix.docs) }
+
+// Freeze moves what was added since the last Freeze into a compact
+// segment: smaller, and no longer growing in place.
+func (ix *Index) Freeze() {
+	if s := ix.live.freeze(); s != nil {
+		ix.segs = append(ix.segs, s)
+	}
+	ix.live = builder{}
+}
+
+// Bytes is about how much memory the index holds.
+func (ix *Index) Bytes() int {
+	n := len(ix.dead)*8 + len(ix.seen)*8 + ix.live.bytes()
+	for _, s := range ix.segs {
+		n += s.bytes()
+	}
+	return n
+}
+
+// postings appends the documents trigram t occurs in, in order, to dst.
+func (ix *Index) postings(dst []Doc, t uint32) []Doc {
+	for _, s := range ix.segs {
+		dst = s.postings(dst, t)
+	}
+	return ix.live.postings(dst, t)
+}
+
+// A builder keeps the posting lists of the documents added since the
+// last Freeze, each growing in place: a trigram's list is found through a
+// page of 256 slots per two-byte prefix, pages made when first needed.
+// Pairs of a trigram and a document wait in pend until a batch is full,
+// and go into their lists sorted by trigram: one visit to a list per
+// batch, not one per document (the lists are scattered over memory; the
+// visits were most of a build).
+type builder struct {
+	pages [1 << 16]*[256]int32 // slot of a trigram's list, plus one; 0: none
+	lists []list
+	pageN int      // pages made
+	data  int      // bytes in the lists
+	pend  []uint64 // trigram<<32 | document, in the order added
+	tmp   []uint64
+}
+
+// batch is how many pairs wait before they go into the lists.
+const batch = 1 << 20
+
+// list is one trigram's documents, as varint gaps from the one before.
+type list struct {
+	last Doc
+	n    int32
+	b    []byte
+}
+
+func (b *builder) add(t uint32, d Doc) {
+	b.pend = append(b.pend, uint64(t)<<32|uint64(d))
+	if len(b.pend) == batch {
+		b.flush()
+	}
+}
+
+// flush sorts the waiting pairs by trigram, stably (each trigram's
+// documents stay in the order added), and appends them to their lists.
+func (b *builder) flush() {
+	if len(b.pend) == 0 {
+		return
+	}
+	if cap(b.tmp) < len(b.pend) {
+		b.tmp = make([]uint64, len(b.pend))
+	}
+	src, dst := b.pend, b.tmp[:len(b.pend)]
+	for shift := 32; shift < 56; shift += 12 { // two passes of 12 bits
+		var count [1<<12 + 1]int
+		for _, v := range src {
+			count[(v>>shift)&(1<<12-1)+1]++
+		}
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		for _, v := range src {
+			k := (v >> shift) & (1<<12 - 1)
+			dst[count[k]] = v
+			count[k]++
+		}
+		src, dst = dst, src
+	}
+	for i := 0; i < len(src); {
+		t := uint32(src[i] >> 32)
+		l := b.list(t)
+		n := len(l.b)
+		for ; i < len(src) && uint32(src[i]>>32) == t; i++ {
+			d := Doc(src[i])
+			gap := d - l.last
+			if l.n == 0 {
+				gap = d
+			}
+			l.b = binary.AppendUvarint(l.b, uint64(gap))
+			l.last, l.n = d, l.n+1
+		}
+		b.data += len(l.b) - n
+	}
+	b.pend = b.pend[:0]
+}
+
+// list returns trigram t's list, made when it has none.
+func (b *builder) list(t uint32) *list {
+	p := b.pages[t>>8]
+	if p == nil {
+		p = new([256]int32)
+		b.pages[t>>8] = p
+		b.pageN++
+	}
+	slot := p[t&255]
+	if slot == 0 {
+		b.lists = append(b.lists, list{})
+		slot = int32(len(b.lists))
+		p[t&255] = slot
+	}
+	return &b.lists[slot-1]
+}
+
+func (b *builder) postings(dst []Doc, t uint32) []Doc {
+	b.flush()
+	p := b.pages[t>>8]
+	if p == nil || p[t&255] == 0 {
+		return dst
+	}
+	return decode(dst, b.lists[p[t&255]-1].b)
+}
+
+// bytes is about the builder's memory: its pages, its lists (their bytes
+// and headers; slices grown by appending hold up to twice their bytes,
+// counted at one and a half), and the pairs waiting.
+func (b *builder) bytes() int {
+	return cap(b.pend)*8 + cap(b.tmp)*8 + b.pageN*256*4 + len(b.lists)*int(unsafe.Sizeof(list{})) + b.data*3/2
+}
+
+// freeze returns the builder's lists as a segment, nil when it has none.
+func (b *builder) freeze() *segment {
+	b.flush()
+	if len(b.lists) == 0 {
+		return nil
+	}
+	s := &segment{tris: make([]uint32, 0, len(b.lists)), offs: make([]uint32, 0, len(b.lists)+1), data: make([]byte, 0, b.data)}
+	for hi, p := range b.pages {
+		if p == nil {
+			continue
+		}
+		for lo, slot := range p {
+			if slot == 0 {
+				continue
+			}
+			s.tris = append(s.tris, uint32(hi)<<8|uint32(lo))
+			s.offs = append(s.offs, uint32(len(s.data)))
+			s.data = append(s.data, b.lists[slot-1].b...)
+		}
+	}
+	s.offs = append(s.offs, uint32(len(s.data)))
+	return s
+}
+
+// A segment is frozen posting lists: the trigrams in order, where each
+// one's list starts in data, and the lists end to end.
+type segment struct {
+	tris []uint32
+	offs []uint32
+	data []byte
+}
+
+func (s *segment) postings(dst []Doc, t uint32) []Doc {
+	i, ok := slices.BinarySearch(s.tris, t)
+	if !ok {
+		return dst
+	}
+	return decode(dst, s.data[s.offs[i]:s.offs[i+1]])
+}
+
+func (s *segment) bytes() int { return len(s.tris)*8 + len(s.data) }
+
+// decode appends the documents of a list of varint gaps to dst.
+func decode(dst []Doc, b []byte) []Doc {
+	var d Doc
+	first := true
+	for len(b) > 0 {
+		gap, n := binary.Uvarint(b)
+		b = b[n:]
+		if first {
+			d, first = Doc(gap), false
+		} else {
+			d += Doc(gap)
+		}
+		dst = append(dst, d)
+	}
+	return dst
+}

@@ -1,0 +1,268 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rootbound/rootbound/internal/match"
+)
+
+func lit(s string) [][]byte {
+	l := make([][]byte, len(s))
+	for i := range len(s) {
+		l[i] = []byte{s[i]}
+	}
+	return l
+}
+
+func TestCandidates(t *testing.T) {
+	docs := []string{
+		"func main() { return }",  // 0
+		"package returns",         // 1
+		"TODO: fix",               // 2
+		"FIXME later",             // 3
+		"re",                      // 4: too short for any trigram
+		"Return of the jedi",      // 5
+		"nothing here at all ...", // 6
+	}
+	for _, tt := range []struct {
+		name   string
+		lits   [][][]byte
+		freeze int // freeze after this many documents (0: never)
+		remove []Doc
+		want   []Doc
+		all    bool
+	}{
+		{name: "one literal", lits: [][][]byte{lit("return")}, want: []Doc{0, 1}},
+		{name: "alternation", lits: [][][]byte{lit("TODO"), lit("FIXME")}, want: []Doc{2, 3}},
+		{name: "case variants", lits: [][][]byte{{{'r', 'R'}, {'e'}, {'t'}, {'u'}, {'r'}, {'n'}}}, want: []Doc{0, 1, 5}},
+		{name: "short literal asks nothing", lits: [][][]byte{lit("re")}, all: true},
+		{name: "one short literal of two asks nothing", lits: [][][]byte{lit("return"), lit("re")}, all: true},
+		{name: "no literal", lits: nil, all: true},
+		{name: "no document", lits: [][][]byte{lit("zebra")}, want: nil},
+		{name: "frozen and live", lits: [][][]byte{lit("return"), lit("FIXME")}, freeze: 2, want: []Doc{0, 1, 3}},
+		{name: "frozen twice", lits: [][][]byte{lit("return")}, freeze: 1, want: []Doc{0, 1}},
+		{name: "removed", lits: [][][]byte{lit("return")}, freeze: 1, remove: []Doc{0}, want: []Doc{1}},
+		{name: "too many variants leave a position out", lits: [][][]byte{{[]byte("abcde"), []byte("abcde"), []byte("abcde"), {'z'}}}, want: nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := New()
+			for i, d := range docs {
+				if got := ix.Add([]byte(d)); got != Doc(i) {
+					t.Fatalf("Add = %d, want %d", got, i)
+				}
+				if tt.freeze > 0 && (i+1)%tt.freeze == 0 {
+					ix.Freeze()
+				}
+			}
+			for _, d := range tt.remove {
+				ix.Remove(d)
+			}
+			got, all := ix.Candidates(Literals(tt.lits))
+			if all != tt.all || !slices.Equal(got, tt.want) {
+				t.Errorf("Candidates = %v, all %v; want %v, all %v", got, all, tt.want, tt.all)
+			}
+		})
+	}
+}
+
+// TestTooManyVariants: a position of more than maxVariants trigrams is
+// left out, so the query asks for the other positions only.
+func TestTooManyVariants(t *testing.T) {
+	ix := New()
+	ix.Add([]byte("abcxyzq"))
+	ix.Add([]byte("xyzq"))
+	wide := [][]byte{[]byte("abcdefgh"), []byte("abcdefgh"), []byte("abcdefgh")} // 512 variants
+	q := Literals([][][]byte{append(wide, lit("xyzq")...)})
+	if got, all := ix.Candidates(q); all || !slices.Equal(got, []Doc{0}) {
+		t.Errorf("Candidates = %v, all %v; want [0]", got, all)
+	}
+}
+
+// soundness checks the index's one promise: a document in which m finds a
+// match (or Go's regexp, for re) is a candidate.
+func soundness(t *testing.T, pattern string, o match.Options, docs [][]byte, freezeAt int) {
+	t.Helper()
+	m, err := match.Compile([]string{pattern}, o)
+	if err != nil {
+		return
+	}
+	var re *regexp.Regexp
+	if !o.Literal && !o.Multiline {
+		prefix := ""
+		if o.Case == match.CaseInsensitive {
+			prefix = "(?i)"
+		}
+		re, _ = regexp.Compile(prefix + pattern)
+	}
+	ix := New()
+	for i, d := range docs {
+		ix.Add(d)
+		if i == freezeAt {
+			ix.Freeze()
+		}
+	}
+	cands, all := ix.Candidates(Literals(match.Required(m)))
+	for i, d := range docs {
+		if all || slices.Contains(cands, Doc(i)) {
+			continue
+		}
+		if s, _, _ := m.NextLine(d, 0, nil); s >= 0 {
+			t.Fatalf("pattern %q (%+v): document %d %q matches but is not a candidate (required %q)", pattern, o, i, d, match.Required(m))
+		}
+		if re != nil {
+			for _, line := range bytes.Split(d, []byte("\n")) {
+				if re.Match(line) {
+					t.Fatalf("pattern %q (%+v): document %d %q matches by Go's regexp but is not a candidate", pattern, o, i, d)
+				}
+			}
+		}
+	}
+}
+
+func FuzzIndex(f *testing.F) {
+	f.Add("return", uint8(0), []byte("x return y\nreturned\nRETURN"), uint64(1))
+	f.Add("TODO|FIXME", uint8(0), []byte("todo\nFIX ME\nFIXME: now"), uint64(2))
+	f.Add(`\w+_init\(`, uint8(0), []byte("foo_init(\nbar_init (x)"), uint64(3))
+	f.Add("σίσυφος", uint8(1), []byte("ΣΊΣΥΦΟΣ\nσίσυφοσ"), uint64(4))
+	f.Add("ab.cd", uint8(2), []byte("ab\ncd\nabxcd"), uint64(5))
+	f.Add("err", uint8(3), []byte("error\nerr\n"), uint64(6))
+	f.Fuzz(func(t *testing.T, pattern string, opts uint8, text []byte, seed uint64) {
+		o := match.Options{Literal: opts&4 != 0, Word: opts&8 != 0, Multiline: opts&2 != 0}
+		if opts&1 != 0 {
+			o.Case = match.CaseInsensitive
+		}
+		// The text's lines, dealt into documents by the seed; and more
+		// documents made of the pattern's own bytes, so that some match.
+		rng := rand.New(rand.NewPCG(seed, seed>>7))
+		docs := make([][]byte, 1+rng.IntN(6))
+		for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+			k := rng.IntN(len(docs))
+			docs[k] = append(docs[k], line...)
+		}
+		for range 3 {
+			var b []byte
+			for range rng.IntN(3 * len(pattern)) {
+				b = append(b, pattern[rng.IntN(len(pattern)+1)%max(1, len(pattern))])
+			}
+			docs = append(docs, append([]byte(strings.ToUpper(string(b))+"\n"), b...))
+		}
+		soundness(t, pattern, o, docs, rng.IntN(len(docs)))
+	})
+}
+
+// TestSoundnessRandom runs the soundness check over generated patterns and
+// texts of a small alphabet, where trigrams collide and matches are common.
+func TestSoundnessRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	atoms := []string{"a", "b", "c", "ab", "abc", "é", "É", ".", `\w`, "[ab]", "(a|bc)", "(?:ca)+", "b?", "c*", "x{2}", `\b`}
+	for i := range 3000 {
+		var p strings.Builder
+		for range 1 + rng.IntN(6) {
+			p.WriteString(atoms[rng.IntN(len(atoms))])
+		}
+		if rng.IntN(4) == 0 {
+			p.WriteString("|" + atoms[rng.IntN(len(atoms))] + atoms[rng.IntN(len(atoms))] + atoms[rng.IntN(len(atoms))])
+		}
+		docs := make([][]byte, 8)
+		for k := range docs {
+			n := rng.IntN(40)
+			for range n {
+				docs[k] = append(docs[k], "abcxAB \nÉé"[rng.IntN(12)])
+			}
+		}
+		o := match.Options{Multiline: i%5 == 0, Word: i%7 == 0}
+		if i%3 == 0 {
+			o.Case = match.CaseInsensitive
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) { soundness(t, p.String(), o, docs, i%8) })
+	}
+}
+
+// corpus reads the Go files under dir (GOROOT's src when empty), skipping
+// files with a NUL in their first 8 KiB, as the search does.
+func corpus(b *testing.B, dir string) [][]byte {
+	if dir == "" {
+		dir = filepath.Join(goroot(b), "src")
+	}
+	var docs [][]byte
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			data, err := os.ReadFile(path)
+			if err == nil && bytes.IndexByte(data[:min(len(data), 8<<10)], 0) < 0 {
+				docs = append(docs, data)
+			}
+		}
+		return nil
+	})
+	if len(docs) == 0 {
+		b.Skip("no files under " + dir)
+	}
+	return docs
+}
+
+func goroot(b *testing.B) string {
+	if r := os.Getenv("GOROOT"); r != "" {
+		return r
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("no go command")
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// BenchmarkBuild builds an index of a tree's files (INDEX_TREE, or GOROOT's
+// src), reporting its size against the text's and, for the bench's
+// patterns, the share of the files a search then reads.
+func BenchmarkBuild(b *testing.B) {
+	docs := corpus(b, os.Getenv("INDEX_TREE"))
+	text := 0
+	for _, d := range docs {
+		text += len(d)
+	}
+	b.SetBytes(int64(text))
+	var ix *Index
+	for range b.N {
+		ix = New()
+		for _, d := range docs {
+			ix.Add(d)
+		}
+		ix.Freeze()
+	}
+	b.ReportMetric(float64(ix.Bytes())/float64(text), "index/text")
+	b.ReportMetric(float64(len(docs)), "files")
+	for _, p := range []struct {
+		name string
+		pat  string
+		o    match.Options
+	}{
+		{"rare", "CanonicalMIMEHeaderKey", match.Options{Literal: true}},
+		{"flash", "flash_probe_gpio_init", match.Options{Literal: true}},
+		{"return", "return", match.Options{}},
+		{"init", `\w+_init\(`, match.Options{}},
+		{"todo", "TODO|FIXME", match.Options{}},
+		{"fold", "ΣΊΣΥΦΟΣ", match.Options{Case: match.CaseInsensitive}},
+		{"error", "error", match.Options{Case: match.CaseInsensitive}},
+	} {
+		m, err := match.Compile([]string{p.pat}, p.o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cands, all := ix.Candidates(Literals(match.Required(m)))
+		share := float64(len(cands)) / float64(len(docs))
+		if all {
+			share = 1
+		}
+		b.ReportMetric(share, p.name+"-share")
+	}
+}

@@ -1,0 +1,165 @@
+package index
+
+import "slices"
+
+// A Query says which documents can hold a match: all of them, or those
+// that hold some trigrams. Its zero value is All.
+type Query struct {
+	op  op
+	tri []uint32 // opTri: any one of these
+	sub []*Query // opAnd, opOr
+}
+
+type op uint8
+
+const (
+	opAll op = iota
+	opTri
+	opAnd
+	opOr
+)
+
+// All is the query every document passes.
+func All() *Query { return &Query{} }
+
+// IsAll reports whether every document passes q.
+func (q *Query) IsAll() bool { return q == nil || q.op == opAll }
+
+// maxVariants bounds the trigrams one position of a literal stands for:
+// a position whose three byte sets make more is left out of the query
+// (which then asks for less, never for what a match may lack).
+const maxVariants = 64
+
+// Literals returns the query of a set of literals, each a sequence of byte
+// sets (the bytes each position may have): a document passes when, for
+// one of the literals, each run of three positions occurs in it as some
+// choice of their bytes. Every match of a pattern containing one of the
+// literals, a document holding a match passes. No literal (nil), or one
+// with no run of three positions to ask for, makes All.
+func Literals(lits [][][]byte) *Query {
+	if len(lits) == 0 {
+		return All()
+	}
+	or := &Query{op: opOr}
+	for _, l := range lits {
+		and := &Query{op: opAnd}
+		for i := 0; i+3 <= len(l); i++ {
+			a, b, c := l[i], l[i+1], l[i+2]
+			if len(a)*len(b)*len(c) > maxVariants || len(a)*len(b)*len(c) == 0 {
+				continue
+			}
+			q := &Query{op: opTri}
+			for _, x := range a {
+				for _, y := range b {
+					for _, z := range c {
+						q.tri = append(q.tri, uint32(x)<<16|uint32(y)<<8|uint32(z))
+					}
+				}
+			}
+			slices.Sort(q.tri)
+			q.tri = slices.Compact(q.tri)
+			and.sub = append(and.sub, q)
+		}
+		if len(and.sub) == 0 {
+			return All()
+		}
+		or.sub = append(or.sub, and)
+	}
+	return or
+}
+
+// Candidates returns the documents that pass q and were not removed, in
+// order; all is true, and docs nil, when q passes every document.
+func (ix *Index) Candidates(q *Query) (docs []Doc, all bool) {
+	if q.IsAll() {
+		return nil, true
+	}
+	docs = ix.eval(q)
+	if ix.nDead > 0 {
+		docs = slices.DeleteFunc(docs, ix.Removed)
+	}
+	return docs, false
+}
+
+func (ix *Index) eval(q *Query) []Doc {
+	switch q.op {
+	case opTri:
+		var docs []Doc
+		for _, t := range q.tri {
+			if len(q.tri) == 1 {
+				return ix.postings(nil, t)
+			}
+			docs = union(docs, ix.postings(nil, t))
+		}
+		return docs
+	case opAnd:
+		// The smallest first: each intersection can only shrink it.
+		lists := make([][]Doc, len(q.sub))
+		for i, s := range q.sub {
+			lists[i] = ix.eval(s)
+			if len(lists[i]) == 0 {
+				return nil
+			}
+		}
+		slices.SortFunc(lists, func(a, b []Doc) int { return len(a) - len(b) })
+		docs := lists[0]
+		for _, l := range lists[1:] {
+			if docs = intersect(docs, l); len(docs) == 0 {
+				return nil
+			}
+		}
+		return docs
+	case opOr:
+		var docs []Doc
+		for _, s := range q.sub {
+			docs = union(docs, ix.eval(s))
+		}
+		return docs
+	}
+	panic("index: eval of All")
+}
+
+// union returns the sorted union of two sorted lists.
+func union(a, b []Doc) []Doc {
+	if len(a) == 0 {
+		return b
+	}
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Doc, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// intersect returns the documents in both sorted lists, in a's memory.
+func intersect(a, b []Doc) []Doc {
+	out := a[:0]
+	j := 0
+	for _, d := range a {
+		for j < len(b) && b[j] < d {
+			j++
+		}
+		if j == len(b) {
+			break
+		}
+		if b[j] == d {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"time"
+
+	"github.com/rootbound/rootbound/internal/index"
+	"github.com/rootbound/rootbound/internal/match"
+	"github.com/rootbound/rootbound/internal/nofollow"
+	"github.com/rootbound/rootbound/internal/search"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// A rootIndex is the module's index of one root's contents, kept from the
+// index request that built it for the greps after it: a trigram index of
+// each file's text as a grep searches it, and what the file was when it
+// was read. A grep passes over a file the index says cannot match only
+// when the file is still what was read: the same size, modification and
+// change times and inode (a write changes the change time, which no call
+// can set back), so its answer is the one it would give by reading it.
+type rootIndex struct {
+	ix    *index.Index
+	files map[string]indexed // by path below the root
+	max   int64              // the memory cap
+	full  bool               // the cap was reached: no more files are added
+	// passed counts the files greps passed over, for tests.
+	passed int
+}
+
+// indexed is a file as it was read and indexed.
+type indexed struct {
+	doc          index.Doc
+	size         int64
+	mtime, ctime int64
+	ino          uint64
+}
+
+// racy is how recent a change may be for a file's index entry to be
+// trusted: a file changed within it of its read may change again within
+// the file system's clock tick (the kernel's coarse clock: a few
+// milliseconds; 2 s on some file systems) with the same times and size, as
+// git's "racily clean" entries may. Such a file is read by every grep until
+// a read sees it older.
+const racy = 3 * time.Second
+
+// same reports whether st is the file entry e was made from.
+func (e *indexed) same(st nofollow.Stat) bool {
+	return st.Type == nofollow.File && st.Size == e.size && st.Mtime == e.mtime && st.Ctime == e.ctime && st.Ino == e.ino
+}
+
+// add indexes a file read at time now, as st, replacing what the index
+// had of it; a file changed too recently to be trusted, or past the cap,
+// is left out (read by every grep).
+func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.Time) {
+	if old, ok := ri.files[tpath]; ok {
+		ri.ix.Remove(old.doc)
+		delete(ri.files, tpath)
+	}
+	if ri.full || st.Ctime > now.Add(-racy).UnixNano() || st.Mtime > now.Add(-racy).UnixNano() {
+		return
+	}
+	if int64(ri.ix.Bytes()) > ri.max {
+		ri.full = true
+		return
+	}
+	ri.files[tpath] = indexed{doc: ri.ix.Add(data), size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino}
+}
+
+// A grepIndex is one grep's use of a root's index: the files its pattern
+// may match.
+type grepIndex struct {
+	ri    *rootIndex
+	cands []uint64 // bit d: document d may match
+	docs  index.Doc
+	now   time.Time
+}
+
+// useIndex returns the grep's use of the index of sc's root, or nil when
+// the root has none or the grep cannot use it: an inverted search takes
+// the lines that do not match, and a pattern with no literal to look up
+// may match anything.
+func (s *Server) useIndex(sc scope, m match.Matcher, a *protocol.GrepArgs) *grepIndex {
+	ri := s.indexes[sc.root.Name]
+	if ri == nil || a.Invert {
+		return nil
+	}
+	q := index.Literals(match.Required(m))
+	if q.IsAll() {
+		return nil
+	}
+	docs, _ := ri.ix.Candidates(q)
+	g := &grepIndex{ri: ri, docs: index.Doc(ri.ix.Docs()), now: s.now()}
+	g.cands = make([]uint64, (ri.ix.Docs()+63)/64)
+	for _, d := range docs {
+		g.cands[d/64] |= 1 << (d % 64)
+	}
+	return g
+}
+
+// pass reports whether the file at tpath cannot match, by the index: it is
+// as it was indexed, and its text holds none of what a match needs. n is
+// what reading it would have read (its size). known says whether the
+// index has the file as it is now (false: it must be indexed again once
+// read).
+func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64) (cannot bool, n int64, known bool) {
+	e, ok := g.ri.files[tpath]
+	if !ok {
+		return false, 0, false
+	}
+	st, err := t.Lstat(tpath)
+	if err != nil || !e.same(st) {
+		return false, 0, false
+	}
+	if e.size > maxSize || e.doc >= g.docs {
+		return false, 0, true
+	}
+	if g.cands[e.doc/64]&(1<<(e.doc%64)) != 0 {
+		return false, 0, true
+	}
+	g.ri.passed++
+	return true, e.size, true
+}
+
+// index builds the index of the roots a request names (every root when
+// none), replacing what the module had of them.
+func (s *Server) index(c *call, a *protocol.IndexArgs) {
+	if c.err = a.CheckLists(); c.err != nil {
+		return
+	}
+	names := a.Roots
+	if len(names) == 0 {
+		for _, r := range s.roots {
+			names = append(names, r.Name)
+		}
+	}
+	if a.MaxBytes < 0 {
+		c.err = protocol.NewError(protocol.CodeInvalidArgument, "max_bytes must not be negative")
+		return
+	}
+	maxBytes := a.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = protocol.DefaultIndexBytes
+	}
+	c.max = protocol.MaxResultsCeiling
+	var scopes []scope
+	defer func() {
+		for _, sc := range scopes {
+			sc.close()
+		}
+	}()
+	for _, name := range names {
+		sc, perr := s.scope(name)
+		if perr == nil && sc.rel != "" {
+			sc.close()
+			perr = protocol.NewError(protocol.CodeInvalidArgument, "index: "+name+" is not a root")
+		}
+		if perr != nil {
+			c.err = perr
+			return
+		}
+		scopes = append(scopes, sc)
+	}
+	c.started = true
+	if s.indexes == nil {
+		s.indexes = map[string]*rootIndex{}
+	}
+	r := &s.reader
+	r.BeforeGrow = func() { _ = c.bw.Flush() }
+	defer func() { r.BeforeGrow = nil }()
+	for _, sc := range scopes {
+		delete(s.indexes, sc.root.Name)
+		wh, perr := s.newWhich(c, sc, pick{}, nil, false, policy(c.policy, sc.root.Name))
+		if perr != nil {
+			c.err = perr
+			return
+		}
+		ri := &rootIndex{ix: index.New(), files: map[string]indexed{}, max: maxBytes}
+		now := s.now()
+		w := wh.walker()
+		w.File = func(rel, tpath string) error {
+			data, n, err := r.Read(sc.tree, tpath, c.maxSize, protocol.BinarySniffBytes, c.meter)
+			c.done.Stats.FilesRead++
+			if berr := c.addBytes(n); berr != nil {
+				return berr
+			}
+			switch {
+			case c.meter.Err() != nil:
+				return c.meter.Err()
+			case errors.Is(err, search.ErrBinary):
+				c.done.Skipped.Binary++
+			case errors.Is(err, search.ErrTooLarge):
+				c.done.Skipped.TooLarge++
+			case errors.Is(err, search.ErrSpecial):
+				c.done.Skipped.Special++
+			case err != nil:
+				c.done.Skipped.Unreadable++
+			default:
+				ri.add(tpath, bytes.TrimPrefix(data, utf8BOM), r.Stat, now)
+			}
+			return nil
+		}
+		err := sc.walk(w)
+		c.done.Stats.Dirs += w.Dirs
+		c.done.Stats.Files += w.Files
+		c.done.Skipped.Symlink += w.Symlink
+		c.done.Skipped.Special += w.Special
+		if err != nil {
+			c.err = protocol.AsError(err)
+			return
+		}
+		ri.ix.Freeze()
+		c.done.Results += len(ri.files)
+		c.done.Truncated = c.done.Truncated || ri.full
+		s.indexes[sc.root.Name] = ri
+	}
+}

@@ -1,0 +1,258 @@
+//go:build linux
+
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// answer runs one request line on s and returns the answer's bytes.
+func answer(t *testing.T, s *Server, req any) []byte {
+	t.Helper()
+	line, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.Serve(bytes.NewReader(append(line, '\n')), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// indexRounds is how many edit-then-search rounds TestIndexedMatchesUnindexed
+// runs; ROOTBOUND_INDEX_ROUNDS asks for more.
+func indexRounds() int {
+	var n int
+	if _, err := fmt.Sscan(os.Getenv("ROOTBOUND_INDEX_ROUNDS"), &n); err == nil && n > 0 {
+		return n
+	}
+	return 1000
+}
+
+// TestIndexedMatchesUnindexed edits a tree at random, every kind of edit
+// the index must see (create, rewrite at the same size and at another,
+// truncate, delete, rename over another file, swap for a link or a FIFO,
+// binary and UTF-16 files, ignore files edited), and after each round
+// greps it with patterns of every kind the index treats apart: answers from
+// a server with an index are byte for byte those of one without, and the
+// files of a files_with_matches grep are rg's.
+func TestIndexedMatchesUnindexed(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(20, 26))
+	words := []string{"alpha", "beta", "gamma", "DELTA", "delta", "épsilon", "ÉPSILON", "zeta", "eta_init(x)", "theta", "iota",
+		"longidentifierhere", "return", "x", "", "kappa lambda"}
+	text := func() string {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			for range 1 + rng.IntN(6) {
+				b.WriteString(words[rng.IntN(len(words))])
+				b.WriteByte(' ')
+			}
+			b.WriteByte('\n')
+		}
+		return b.String()
+	}
+	paths := []string{"a.txt", "b.txt", "c.go", "sub/d.txt", "sub/e.go", "sub/deep/f.txt", "sub/deep/g.md", ".hidden/h.txt",
+		"ignored/i.txt", "j.log", "k.txt", "sub/l.txt"}
+	spec := map[string]string{".gitignore": "*.log\nignored/\n"}
+	for _, p := range paths {
+		spec[p] = text()
+	}
+	testtree.Write(t, dir, spec)
+
+	roots := []Root{{Name: "/r", Dir: dir}}
+	indexed, err := New(roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every file the test reads is trusted at once: the racy window is
+	// tested on its own (TestIndexRacy); here each edit is made visible
+	// to a stat (touch, below) instead.
+	indexed.now = func() time.Time { return time.Now().Add(time.Hour) }
+	plain, _ := New(roots)
+	idx := answer(t, indexed, protocol.Request{V: protocol.Version, ID: "i", Index: &protocol.IndexArgs{}})
+	if !bytes.Contains(idx, []byte(`"status":"complete"`)) {
+		t.Fatalf("index: %s", idx)
+	}
+
+	// touch makes an edit visible to a stat: a change within the clock
+	// tick of the last may keep its change time, as a racy write does.
+	ctime := func(p string) int64 { // of a regular file; -1 for anything else
+		var st syscall.Stat_t
+		if syscall.Lstat(p, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return -1
+		}
+		return st.Ctim.Nano()
+	}
+	edit := func(p string, do func(full string) error) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		before := ctime(full)
+		if fi, err := os.Lstat(full); err == nil && !fi.Mode().IsRegular() {
+			os.Remove(full) // a link or a FIFO: never written through, never read
+		}
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := do(full); err != nil {
+			t.Fatalf("edit %s: %v", p, err)
+		}
+		for after := ctime(full); after >= 0 && after == before; after = ctime(full) {
+			time.Sleep(time.Millisecond)
+			syscall.Chmod(full, 0o644)
+		}
+	}
+	edits := []func(p string){
+		func(p string) { edit(p, func(f string) error { return os.WriteFile(f, []byte(text()), 0o644) }) },
+		func(p string) { // the same size, other bytes
+			edit(p, func(f string) error {
+				old, _ := os.ReadFile(f)
+				b := []byte(text())
+				for len(b) < len(old) {
+					b = append(b, ' ')
+				}
+				return os.WriteFile(f, b[:len(old)], 0o644)
+			})
+		},
+		func(p string) { edit(p, func(f string) error { os.Truncate(f, 0); return nil }) },
+		func(p string) { edit(p, func(f string) error { os.RemoveAll(f); return nil }) },
+		func(p string) { // rename another file over it
+			q := paths[rng.IntN(len(paths))]
+			if q == p {
+				return
+			}
+			edit(p, func(f string) error {
+				src := filepath.Join(dir, filepath.FromSlash(q))
+				if _, err := os.Lstat(src); err != nil {
+					return nil
+				}
+				return os.Rename(src, f)
+			})
+		},
+		func(p string) {
+			edit(p, func(f string) error { os.RemoveAll(f); return os.Symlink("a.txt", f) })
+		},
+		func(p string) {
+			edit(p, func(f string) error { os.RemoveAll(f); return syscall.Mkfifo(f, 0o644) })
+		},
+		func(p string) {
+			edit(p, func(f string) error { return os.WriteFile(f, []byte("alpha\x00beta\n"), 0o644) })
+		},
+		func(p string) { // UTF-16, with its byte order mark
+			edit(p, func(f string) error { return os.WriteFile(f, []byte("\xff\xfea\x00l\x00p\x00h\x00a\x00\n\x00"), 0o644) })
+		},
+		func(string) {
+			edit(".gitignore", func(f string) error {
+				rules := []string{"*.log\n", "sub/deep/\n", "*.md\n!g.md\n", "", "a.txt\n"}
+				return os.WriteFile(f, []byte(rules[rng.IntN(len(rules))]), 0o644)
+			})
+		},
+	}
+	type grep struct {
+		pattern string
+		args    protocol.GrepArgs
+		rg      []string
+	}
+	greps := []grep{
+		{pattern: "alpha", args: protocol.GrepArgs{Literal: true}, rg: []string{"-F"}},
+		{pattern: "beta|gamma"},
+		{pattern: "delta", args: protocol.GrepArgs{Case: protocol.CaseInsensitive}, rg: []string{"-i"}},
+		{pattern: "épsilon", args: protocol.GrepArgs{Case: protocol.CaseInsensitive}, rg: []string{"-i"}},
+		{pattern: `\w+_init\(`},
+		{pattern: "[a-z]{12,}"},
+		{pattern: "zeta", args: protocol.GrepArgs{Word: true}, rg: []string{"-w"}},
+		{pattern: "alpha", args: protocol.GrepArgs{Invert: true, OutputMode: protocol.ModeCount}, rg: nil},
+		{pattern: "kappa lambda", args: protocol.GrepArgs{NoIgnore: true}, rg: []string{"--no-ignore"}},
+		{pattern: "theta", args: protocol.GrepArgs{OutputMode: protocol.ModeContent, Context: 1}},
+	}
+	rg, _ := exec.LookPath("rg")
+	defer func() {
+		if ri := indexed.indexes["/r"]; ri == nil || ri.passed < indexRounds()/2 {
+			t.Errorf("the index passed over %d files in %d rounds: it was hardly used", ri.passed, indexRounds())
+		}
+	}()
+	for round := range indexRounds() {
+		for range 1 + rng.IntN(3) {
+			edits[rng.IntN(len(edits))](paths[rng.IntN(len(paths))])
+		}
+		if rng.IntN(10) == 0 {
+			p := fmt.Sprintf("new/n%d.txt", round)
+			paths = append(paths, p)
+			edits[0](p)
+		}
+		g := greps[rng.IntN(len(greps))]
+		a := g.args
+		a.Pattern = g.pattern
+		if a.OutputMode == "" && rng.IntN(2) == 0 {
+			a.OutputMode = protocol.ModeContent
+		}
+		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &a}
+		got, want := answer(t, indexed, req), answer(t, plain, req)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d, grep %+v:\nindexed:\n%s\nwithout the index:\n%s", round, a, got, want)
+		}
+		if rg == "" || a.OutputMode != "" && a.OutputMode != protocol.ModeFiles || g.args.Invert {
+			continue
+		}
+		args := append([]string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "-l", "--no-messages"}, g.rg...)
+		cmd := exec.Command(rg, append(args, "-e", g.pattern, ".")...)
+		cmd.Dir = dir
+		out, _ := cmd.Output()
+		var rgFiles, ours []string
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if l != "" {
+				rgFiles = append(rgFiles, strings.TrimPrefix(l, "./"))
+			}
+		}
+		for _, l := range bytes.Split(bytes.TrimSpace(got), []byte("\n")) {
+			var line protocol.Line
+			if json.Unmarshal(l, &line) == nil && line.Item != nil {
+				ours = append(ours, string(line.Item.Path))
+			}
+		}
+		slices.Sort(rgFiles)
+		slices.Sort(ours)
+		if !slices.Equal(rgFiles, ours) {
+			t.Fatalf("round %d, grep %q: rg -l found %q, the indexed grep %q", round, g.pattern, rgFiles, ours)
+		}
+	}
+}
+
+// TestIndexRacy: a file changed within the racy window of its read is not
+// trusted by the index (read by every grep), one changed before it is.
+func TestIndexRacy(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"old.txt": "alpha\n", "new.txt": "alpha\n"})
+	past := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "old.txt"), past, past); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := New([]Root{{Name: "/r", Dir: dir}})
+	// The change time cannot be set back: the clock moves on instead, past
+	// old.txt's change, not past new.txt's (written after it).
+	start := time.Now()
+	time.Sleep(20 * time.Millisecond)
+	if err := os.WriteFile(filepath.Join(dir, "new.txt"), []byte("alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.now = func() time.Time { return start.Add(racy) }
+	answer(t, s, protocol.Request{V: protocol.Version, ID: "i", Index: &protocol.IndexArgs{}})
+	ri := s.indexes["/r"]
+	if _, ok := ri.files["old.txt"]; !ok {
+		t.Error("old.txt, changed before the racy window, is not indexed")
+	}
+	if _, ok := ri.files["new.txt"]; ok {
+		t.Error("new.txt, changed within the racy window, is indexed")
+	}
+}
