@@ -17,6 +17,50 @@ type indexer struct {
 	busy   bool      // a call holds it
 	builds int       // builds started, for tests
 	calls  int       // calls it answered, for tests
+	// feeds follow the roots (by root, in order) when every root has
+	// one: the greps sent to inst carry what they say changed.
+	feeds []*feed
+}
+
+// closeFeeds closes the index's change feeds; r.mu must be held.
+func (r *Runner) closeFeeds() {
+	for _, f := range r.ix.feeds {
+		f.close()
+	}
+	r.ix.feeds = nil
+}
+
+// feedRoots starts a change feed for every root, or none.
+func (r *Runner) feedRoots() []*feed {
+	var feeds []*feed
+	for _, dirs := range r.hostDirs {
+		f, err := newFeed(dirs[len(dirs)-1])
+		if err != nil {
+			for _, f := range feeds {
+				f.close()
+			}
+			return nil
+		}
+		feeds = append(feeds, f)
+	}
+	return feeds
+}
+
+// changes is what the change feeds say changed since the last grep sent
+// to the index instance, for the next; nil without feeds. The caller
+// holds the index instance.
+func (r *Runner) changes() []protocol.RootChanges {
+	r.mu.Lock()
+	feeds := r.ix.feeds
+	r.mu.Unlock()
+	var out []protocol.RootChanges
+	for i, f := range feeds {
+		paths, all := f.take()
+		if all || len(paths) > 0 {
+			out = append(out, protocol.RootChanges{Root: r.cfg.roots[i].Name, Paths: paths, All: all})
+		}
+	}
+	return out
 }
 
 // startIndex starts an index instance and its build; r.mu must be held.
@@ -39,6 +83,7 @@ func (r *Runner) lostIndex(inst *instance) {
 		return
 	}
 	wasReady := r.ix.ready
+	r.closeFeeds()
 	r.ix.inst, r.ix.ready, r.ix.busy = nil, false, false
 	if wasReady {
 		r.startIndex()
@@ -58,7 +103,19 @@ func (r *Runner) build(inst *instance) {
 		return
 	}
 	inst.clock.hold(func() bool { return len(r.slots) > 0 })
-	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexBytes}, Policy: r.policy}
+	// The feeds watch every directory before the build reads a file.
+	feeds := r.feedRoots()
+	r.mu.Lock()
+	if r.closed || r.ix.inst != inst {
+		for _, f := range feeds {
+			f.close()
+		}
+		r.mu.Unlock()
+		return
+	}
+	r.ix.feeds = feeds
+	r.mu.Unlock()
+	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexBytes, Fed: feeds != nil}, Policy: r.policy}
 	line, _ := json.Marshal(req)
 	ok := false
 	if _, err := inst.stdin.Write(append(line, '\n')); err == nil {

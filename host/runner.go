@@ -380,6 +380,7 @@ func (r *Runner) close(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
 	r.idle = nil
+	r.closeFeeds()
 	for inst := range r.live {
 		inst.stop()
 	}

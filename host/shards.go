@@ -43,6 +43,11 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 		indexed = r.takeIndexed()
 	}
 	if indexed != nil {
+		if changes := r.changes(); len(changes) > 0 {
+			sent := *req
+			sent.Changes = changes
+			line, _ = json.Marshal(sent) // it was decoded from JSON
+		}
 		done, raw = r.exchangeOn(ctx, indexed, line, id, deadline, moduleMS, onLine)
 	} else if n := r.shards(req); n > 1 {
 		done, raw = r.exchangeShards(ctx, *req, n, deadline, moduleMS, onLine)

@@ -54,6 +54,21 @@ type Request struct {
 	// a grep: build the index of the roots' contents that the module keeps
 	// for the greps after it.
 	Index *IndexArgs `json:"index,omitempty"`
+	// Changes are set by the host, never by a model, on a grep to an
+	// instance whose index a change feed follows (IndexArgs.Fed): what
+	// changed in each root since the host's last Changes to it.
+	Changes []RootChanges `json:"changes,omitempty"`
+}
+
+// RootChanges are what changed in one root, from the host's change feed.
+type RootChanges struct {
+	// Root is the root's name.
+	Root string `json:"root"`
+	// Paths changed, below the root; a directory's path stands for
+	// everything below it.
+	Paths Strings `json:"paths,omitempty"`
+	// All: anything may have changed (the feed lost events).
+	All bool `json:"all,omitempty"`
 }
 
 // IndexArgs ask the module to build its index of the contents of roots'
@@ -71,6 +86,10 @@ type IndexArgs struct {
 	Roots Strings `json:"roots,omitempty"`
 	// MaxBytes caps the index's memory; 0: DefaultIndexBytes.
 	MaxBytes int64 `json:"max_bytes,omitempty"`
+	// Fed: the host watches the roots (it did before this request) and
+	// sends what changed with every grep after it (Request.Changes), so a
+	// file indexed and not named since is as it was, with no look at it.
+	Fed bool `json:"fed,omitempty"`
 }
 
 // DefaultIndexBytes is the index's memory cap when IndexArgs gives none.

@@ -30,6 +30,7 @@ var records = map[string]reflect.Type{
 	"shard":        reflect.TypeFor[protocol.Shard](),
 	"shard-end":    reflect.TypeFor[protocol.ShardEnd](),
 	"index-args":   reflect.TypeFor[protocol.IndexArgs](),
+	"root-changes": reflect.TypeFor[protocol.RootChanges](),
 	"problem":      reflect.TypeFor[protocol.Problem](),
 	"call-error":   reflect.TypeFor[protocol.Error](),
 	"skipped":      reflect.TypeFor[protocol.Skipped](),

@@ -65,5 +65,5 @@ func stat(st *unix.Stat_t) Stat {
 	case unix.S_IFLNK:
 		t = Symlink
 	}
-	return Stat{Type: t, Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino}
+	return Stat{Type: t, Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino, Nlink: uint64(st.Nlink)}
 }

@@ -132,7 +132,7 @@ type filestat struct {
 }
 
 func (st *filestat) stat() Stat {
-	return Stat{Type: TypeOf(st.filetype), Size: int64(st.size), Mtime: int64(st.mtim), Ctime: int64(st.ctim), Ino: st.ino}
+	return Stat{Type: TypeOf(st.filetype), Size: int64(st.size), Mtime: int64(st.mtim), Ctime: int64(st.ctim), Ino: st.ino, Nlink: st.nlink}
 }
 
 // TypeOf maps a WASI file type to a Type. WASI preview 1 has no FIFO or

@@ -44,6 +44,7 @@ type Stat struct {
 	Mtime int64  // Unix nanoseconds
 	Ctime int64  // Unix nanoseconds: the last change of contents or metadata
 	Ino   uint64 // 0 where the runtime does not say
+	Nlink uint64 // the file's names (hard links); 0 where the runtime does not say
 }
 
 // LinkError says a component of a path is a symbolic link. Path is the

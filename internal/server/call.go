@@ -91,6 +91,9 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		c.err = perr
 		return c
 	}
+	// What the change feed names is applied whatever becomes of the call:
+	// the host sends it once.
+	s.changed(req.Changes)
 	if l := req.Limits; l != nil {
 		if l.DeadlineMS < 0 || l.MaxEntries < 0 || l.MaxBytes < 0 || l.MaxFileSize < 0 || l.MaxOutputBytes < 0 || l.MaxTextBytes < 0 {
 			c.err = protocol.NewError(protocol.CodeInvalidArgument, "limits must not be negative")

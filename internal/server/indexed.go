@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/rootbound/rootbound/internal/index"
@@ -24,6 +25,9 @@ type rootIndex struct {
 	files map[string]indexed // by path below the root
 	max   int64              // the memory cap
 	full  bool               // the cap was reached: no more files are added
+	// fed: the host's change feed follows the root (IndexArgs.Fed), so a
+	// trusted entry is the file as it is, with no look at it.
+	fed bool
 	// passed counts the files greps passed over, for tests.
 	passed int
 }
@@ -33,7 +37,10 @@ type indexed struct {
 	doc          index.Doc
 	size         int64
 	mtime, ctime int64
-	ino          uint64
+	ino, nlink   uint64
+	// trusted: the change feed has named nothing of it since it was read
+	// or last looked at (fed roots only).
+	trusted bool
 }
 
 // racy is how recent a change may be for a file's index entry to be
@@ -64,7 +71,55 @@ func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.T
 		ri.full = true
 		return
 	}
-	ri.files[tpath] = indexed{doc: ri.ix.Add(data), size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino}
+	// A file of more than one name can change through a name in a
+	// directory the feed does not see: it is looked at every time.
+	trusted := ri.fed && st.Nlink == 1
+	ri.files[tpath] = indexed{doc: ri.ix.Add(data), size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino, nlink: st.Nlink, trusted: trusted}
+}
+
+// changed marks what the host's change feed named as no longer trusted:
+// the next grep that takes such a file looks at it.
+func (s *Server) changed(changes []protocol.RootChanges) {
+	for _, rc := range changes {
+		ri := s.indexes[rc.Root]
+		if ri == nil {
+			continue
+		}
+		dirs := map[string]bool{} // paths that are no file indexed: maybe directories
+		all := rc.All
+		for _, p := range rc.Paths {
+			if p == "" { // the root itself
+				all = true
+			}
+			if e, ok := ri.files[p]; ok {
+				e.trusted = false
+				ri.files[p] = e
+			} else {
+				dirs[p] = true
+			}
+		}
+		if !all && len(dirs) == 0 {
+			continue
+		}
+		for p, e := range ri.files {
+			if !e.trusted {
+				continue
+			}
+			under := all
+			for d := p; !under; {
+				i := strings.LastIndexByte(d, '/')
+				if i < 0 {
+					break
+				}
+				d = d[:i]
+				under = dirs[d]
+			}
+			if under {
+				e.trusted = false
+				ri.files[p] = e
+			}
+		}
+	}
 }
 
 // A grepIndex is one grep's use of a root's index: the files its pattern
@@ -108,9 +163,15 @@ func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64) (cannot 
 	if !ok {
 		return false, 0, false
 	}
-	st, err := t.Lstat(tpath)
-	if err != nil || !e.same(st) {
-		return false, 0, false
+	if !e.trusted {
+		st, err := t.Lstat(tpath)
+		if err != nil || !e.same(st) {
+			return false, 0, false
+		}
+		if g.ri.fed && e.nlink == 1 {
+			e.trusted = true // as it was, and the feed will name any change
+			g.ri.files[tpath] = e
+		}
 	}
 	if e.size > maxSize || e.doc >= g.docs {
 		return false, 0, true
@@ -175,7 +236,7 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 			c.err = perr
 			return
 		}
-		ri := &rootIndex{ix: index.New(), files: map[string]indexed{}, max: maxBytes}
+		ri := &rootIndex{ix: index.New(), files: map[string]indexed{}, max: maxBytes, fed: a.Fed}
 		now := s.now()
 		w := wh.walker()
 		w.File = func(rel, tpath string) error {

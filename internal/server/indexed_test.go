@@ -89,6 +89,13 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 	if !bytes.Contains(idx, []byte(`"status":"complete"`)) {
 		t.Fatalf("index: %s", idx)
 	}
+	// fed has an index a change feed follows: the test is its feed, and
+	// names each path it edits (at times its directory, at times all).
+	fed, _ := New(roots)
+	fed.now = indexed.now
+	answer(t, fed, protocol.Request{V: protocol.Version, ID: "i", Index: &protocol.IndexArgs{Fed: true}})
+	var named []string
+	all := false
 
 	// touch makes an edit visible to a stat: a change within the clock
 	// tick of the last may keep its change time, as a racy write does.
@@ -100,6 +107,18 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		return st.Ctim.Nano()
 	}
 	edit := func(p string, do func(full string) error) {
+		switch rng.IntN(20) {
+		case 0:
+			all = true
+		case 1, 2:
+			d := filepath.ToSlash(filepath.Dir(p))
+			if d == "." {
+				d = "" // the root
+			}
+			named = append(named, d)
+		default:
+			named = append(named, p)
+		}
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		before := ctime(full)
 		if fi, err := os.Lstat(full); err == nil && !fi.Mode().IsRegular() {
@@ -133,6 +152,7 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 			if q == p {
 				return
 			}
+			named = append(named, q)
 			edit(p, func(f string) error {
 				src := filepath.Join(dir, filepath.FromSlash(q))
 				if _, err := os.Lstat(src); err != nil {
@@ -179,8 +199,10 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 	}
 	rg, _ := exec.LookPath("rg")
 	defer func() {
-		if ri := indexed.indexes["/r"]; ri == nil || ri.passed < indexRounds()/2 {
-			t.Errorf("the index passed over %d files in %d rounds: it was hardly used", ri.passed, indexRounds())
+		for _, s := range []*Server{indexed, fed} {
+			if ri := s.indexes["/r"]; ri == nil || ri.passed < indexRounds()/2 {
+				t.Errorf("the index passed over %d files in %d rounds: it was hardly used", ri.passed, indexRounds())
+			}
 		}
 	}()
 	for round := range indexRounds() {
@@ -202,6 +224,11 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		got, want := answer(t, indexed, req), answer(t, plain, req)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("round %d, grep %+v:\nindexed:\n%s\nwithout the index:\n%s", round, a, got, want)
+		}
+		req.Changes = []protocol.RootChanges{{Root: "/r", Paths: named, All: all}}
+		named, all = nil, false
+		if fromFed := answer(t, fed, req); !bytes.Equal(fromFed, want) {
+			t.Fatalf("round %d, grep %+v, changes %+v:\nindexed, fed:\n%s\nwithout the index:\n%s", round, a, req.Changes, fromFed, want)
 		}
 		if rg == "" || a.OutputMode != "" && a.OutputMode != protocol.ModeFiles || g.args.Invert {
 			continue
