@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -84,24 +85,49 @@ func (f *feed) watch(rel string) error {
 		if !d.IsDir() {
 			return nil
 		}
-		if d.Name() == ".git" {
-			return fs.SkipDir
-		}
 		r, _ := filepath.Rel(f.dir, p)
 		r = filepath.ToSlash(r)
 		if r == "." {
 			r = ""
 		}
-		wd, err := unix.InotifyAddWatch(f.fd, p, feedMask)
-		if err != nil {
-			if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-				return fs.SkipDir
-			}
-			return err // the watch limit, most likely: no feed
+		if err := f.add(p, r); err != nil {
+			return err
 		}
-		f.wds[int32(wd)] = r
+		if d.Name() == ".git" {
+			// Of a repository the walk reads one file, info/exclude: the
+			// feed watches .git for info and info for it, and no deeper.
+			if err := f.add(filepath.Join(p, "info"), path.Join(r, "info")); err != nil {
+				return err
+			}
+			return fs.SkipDir
+		}
 		return nil
 	})
+}
+
+// add watches the directory p, rel below the root; one that is gone is
+// no error (its parent's event says so).
+func (f *feed) add(p, rel string) error {
+	wd, err := unix.InotifyAddWatch(f.fd, p, feedMask)
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+			return nil
+		}
+		return err // the watch limit, most likely: no feed
+	}
+	f.wds[int32(wd)] = rel
+	return nil
+}
+
+// inGit says whether p is in a repository's .git, and whether it is what
+// the walk reads there (info, info/exclude).
+func inGit(p string) (in, read bool) {
+	i := strings.Index("/"+p, "/.git/")
+	if i < 0 {
+		return false, false
+	}
+	rest := p[i+len(".git/"):]
+	return true, rest == "info" || rest == "info/exclude"
 }
 
 // take returns what changed since the last take: paths below the root,
@@ -154,6 +180,21 @@ func (f *feed) event(wd int32, mask uint32, name string) {
 	p := dir
 	if name != "" {
 		p = path.Join(dir, name)
+	}
+	if in, read := inGit(p); in {
+		if !read {
+			return // git's own files: never read by a walk
+		}
+		if strings.HasSuffix(p, "info") && mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
+			if f.add(filepath.Join(f.dir, filepath.FromSlash(p)), p) != nil {
+				f.all = true
+			}
+		}
+		if !f.paths[p] {
+			f.paths[p] = true
+			f.bytes += len(p)
+		}
+		return
 	}
 	switch {
 	case mask&unix.IN_MOVE_SELF != 0, mask&unix.IN_ISDIR != 0 && mask&unix.IN_MOVED_FROM != 0:

@@ -73,6 +73,8 @@ func TestIndexHost(t *testing.T) {
 		spec[p] = text()
 	}
 	spec["skip.log"] = "alpha\n"
+	spec[".git/info/exclude"] = ""
+	spec[".git/HEAD"] = "ref: refs/heads/main\n"
 	dir := testtree.New(t, spec)
 	// The index trusts a file only once its last change is some seconds
 	// old (the racy window): these are, when it is built.
@@ -103,10 +105,22 @@ func TestIndexHost(t *testing.T) {
 	}
 	for round := range 150 {
 		p := filepath.Join(dir, paths[rng.IntN(len(paths))])
-		switch rng.IntN(5) {
-		case 0:
+		switch rng.IntN(12) {
+		case 0, 5, 6, 7:
 			os.Remove(p) // a FIFO is never written to
 			os.WriteFile(p, []byte(text()), 0o644)
+		case 8:
+			rules := []string{"", "d1/\n", "*.txt\n!f3.txt\n"}
+			os.WriteFile(filepath.Join(dir, ".git/info/exclude"), []byte(rules[rng.IntN(len(rules))]), 0o644)
+		case 9:
+			rules := []string{"*.log\n", "d2/\n", "f1*.txt\n"}
+			os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(rules[rng.IntN(len(rules))]), 0o644)
+		case 10:
+			d := filepath.Join(dir, fmt.Sprintf("new%d/deeper", round))
+			os.MkdirAll(d, 0o755)
+			os.WriteFile(filepath.Join(d, "n.txt"), []byte("alpha beta\n"), 0o644)
+		case 11:
+			os.WriteFile(filepath.Join(dir, ".git/HEAD"), []byte(fmt.Sprintf("ref: refs/heads/b%d\n", round)), 0o644)
 		case 1:
 			os.Remove(p)
 		case 2:

@@ -61,6 +61,8 @@ type call struct {
 	marks   []byte                   // a Mark line being filled
 	nmarks  int                      // marks in it
 	walker  *walk.Walker
+	// tape records the walk outside a file's search (tape.go), or nil.
+	tape *tape
 	// groups: context lines were asked for, so a line that does not follow
 	// the last one written (last, lastLine) starts a group (Item.Break).
 	groups   bool
@@ -231,6 +233,9 @@ func (c *call) checkClock() error {
 
 // addBytes counts bytes read against the byte budget.
 func (c *call) addBytes(n int64) error {
+	if c.tape != nil && n > 0 {
+		c.tape.taped(tapeEvent{bytes: n})
+	}
 	c.done.Stats.BytesRead += n
 	if c.shard != nil && c.fileSeq < 0 && c.shard.Index == 0 {
 		// The walk's reads (ignore files) are every shard's: shard 0
@@ -321,6 +326,9 @@ func (c *call) write(l *protocol.Line) error {
 func (c *call) problem(display string, err error) error {
 	if err := c.meter.Check(); err != nil {
 		return err
+	}
+	if c.tape != nil {
+		c.tape.taped(tapeEvent{display: display, message: errnoText(err)})
 	}
 	c.done.Skipped.Unreadable++
 	if c.fileSeq >= 0 {

@@ -30,6 +30,10 @@ type rootIndex struct {
 	fed bool
 	// passed counts the files greps passed over, for tests.
 	passed int
+	// tapes are walks recorded whole (tape.go), by what decides them.
+	tapes map[string]*tape
+	// replays counts the greps that replayed a tape, for tests.
+	replays int
 }
 
 // indexed is a file as it was read and indexed.
@@ -96,6 +100,14 @@ func (s *Server) changed(changes []protocol.RootChanges) {
 				ri.files[p] = e
 			} else {
 				dirs[p] = true
+			}
+		}
+		if len(ri.tapes) > 0 {
+			if sc, perr := s.scope(rc.Root); perr == nil {
+				ri.stale(sc.tree, rc.Paths, all)
+				sc.close()
+			} else {
+				clear(ri.tapes)
 			}
 		}
 		if !all && len(dirs) == 0 {

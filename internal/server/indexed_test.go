@@ -204,10 +204,21 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 				t.Errorf("the index passed over %d files in %d rounds: it was hardly used", ri.passed, indexRounds())
 			}
 		}
+		if n := fed.indexes["/r"].replays; n < indexRounds()/10 {
+			t.Errorf("%d of %d greps replayed a walk", n, indexRounds())
+		} else {
+			t.Logf("%d of %d greps replayed a walk", n, indexRounds())
+		}
 	}()
 	for round := range indexRounds() {
-		for range 1 + rng.IntN(3) {
-			edits[rng.IntN(len(edits))](paths[rng.IntN(len(paths))])
+		// As an agent's session: mostly files' contents edited, at
+		// times none, at times anything else.
+		for range rng.IntN(3) {
+			k := rng.IntN(len(edits))
+			if rng.IntN(3) > 0 {
+				k = rng.IntN(2) // a file's contents
+			}
+			edits[k](paths[rng.IntN(len(paths))])
 		}
 		if rng.IntN(10) == 0 {
 			p := fmt.Sprintf("new/n%d.txt", round)
@@ -220,7 +231,20 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		if a.OutputMode == "" && rng.IntN(2) == 0 {
 			a.OutputMode = protocol.ModeContent
 		}
+		// Pages, scopes and budgets that end a walk part way, where a
+		// replayed walk must end too, with the same counts.
+		switch rng.IntN(8) {
+		case 0:
+			a.MaxResults = 1 + rng.IntN(3)
+		case 1:
+			a.Path = "sub"
+		case 2:
+			a.Offset = rng.IntN(3)
+		}
 		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &a}
+		if rng.IntN(10) == 0 {
+			req.Limits = &protocol.Limits{MaxBytes: int64(rng.IntN(400)), MaxEntries: int64(rng.IntN(30))}
+		}
 		got, want := answer(t, indexed, req), answer(t, plain, req)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("round %d, grep %+v:\nindexed:\n%s\nwithout the index:\n%s", round, a, got, want)
@@ -230,7 +254,8 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		if fromFed := answer(t, fed, req); !bytes.Equal(fromFed, want) {
 			t.Fatalf("round %d, grep %+v, changes %+v:\nindexed, fed:\n%s\nwithout the index:\n%s", round, a, req.Changes, fromFed, want)
 		}
-		if rg == "" || a.OutputMode != "" && a.OutputMode != protocol.ModeFiles || g.args.Invert {
+		whole := a.MaxResults == 0 && a.Path == "" && a.Offset == 0 && req.Limits == nil
+		if rg == "" || !whole || a.OutputMode != "" && a.OutputMode != protocol.ModeFiles || g.args.Invert {
 			continue
 		}
 		args := append([]string{"--no-config", "--hidden", "--no-require-git", "--no-ignore-global", "-l", "--no-messages"}, g.rg...)

@@ -310,7 +310,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		}
 	} else {
 		w.File = search1
-		err = sc.walk(w)
+		err = s.walkTaped(c, sc, w, a)
 	}
 	c.end(err, w)
 	one, many := "file matches", "files match"

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"encoding/json"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/rootbound/rootbound/internal/ignore"
+	"github.com/rootbound/rootbound/internal/nofollow"
+	"github.com/rootbound/rootbound/internal/walk"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// A tape is a walk recorded whole, kept with a fed index (indexed.go) for
+// the greps after it that would walk the same way: what the walk did to
+// the call (the files it handed on, the ignore files' bytes and problems,
+// its counts at each file and at its end) in order, so a grep replays it
+// instead of listing every directory and matching every entry again, and
+// ends where, and with the counts, the walk would have. A change the feed
+// names that is more than a file's contents (an entry made, removed or
+// renamed, a directory, an ignore file) drops a root's tapes.
+type tape struct {
+	events  []tapeEvent
+	end     tapeCounts // at the walk's end
+	entries int64      // entries the walk visited
+	files   map[string]bool
+	// fix sets an event's counts, while the tape is being recorded.
+	fix func(*tapeEvent)
+}
+
+// tapeEvent is one thing the walk did: a file handed on (tpath set), an
+// ignore file's bytes (bytes), or a problem (display set).
+type tapeEvent struct {
+	rel, tpath string
+	bytes      int64
+	display    string
+	message    string
+	at         tapeCounts
+}
+
+// tapeCounts are the walk's counts at a moment.
+type tapeCounts struct {
+	entries                        int64
+	dirs, files, symlink, special  int64
+	ignored, hidden, denied, unrdb int64
+}
+
+// maxTapes bounds the tapes a root keeps (each a walk's files: on a tree
+// of 20,000 files, about 3 MB).
+const maxTapes = 4
+
+// tapeKey is what decides a grep's walk: its scope, what picks its files,
+// the root's policy, and the size cap (an ignore file over it is a
+// problem).
+func tapeKey(c *call, sc scope, a *protocol.GrepArgs) string {
+	b, _ := json.Marshal(struct {
+		Rel                       string
+		File                      bool
+		Glob, Iglob, Type, TypeNt protocol.Strings
+		MaxDepth                  int
+		NoIgnore                  bool
+		Hidden                    *bool
+		Policy                    *protocol.RootPolicy
+		MaxSize                   int64
+	}{sc.rel, sc.file, a.Glob, a.Iglob, a.Type, a.TypeNot, a.MaxDepth, a.NoIgnore, a.Hidden, policy(c.policy, sc.root.Name), c.maxSize})
+	return string(b)
+}
+
+func (c *call) counts(w *walk.Walker) tapeCounts {
+	sk := &c.done.Skipped
+	return tapeCounts{entries: c.entries, dirs: w.Dirs, files: w.Files, symlink: w.Symlink, special: w.Special,
+		ignored: sk.Ignored, hidden: sk.Hidden, denied: sk.Denied, unrdb: sk.Unreadable}
+}
+
+// restore sets the call's and the walker's counts to those of a moment
+// of the walk; files' own unreadable count (unrdb, beyond the walk's) is
+// the caller's to add.
+func (c *call) restore(w *walk.Walker, at tapeCounts, filesUnreadable int64) {
+	sk := &c.done.Skipped
+	c.entries = at.entries
+	w.Dirs, w.Files, w.Symlink, w.Special = at.dirs, at.files, at.symlink, at.special
+	sk.Ignored, sk.Hidden, sk.Denied, sk.Unreadable = at.ignored, at.hidden, at.denied, at.unrdb+filesUnreadable
+}
+
+// walkTaped walks sc for a grep: by a tape of the same walk when the
+// root's fed index has one, else for real, recording a tape when it can.
+func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, a *protocol.GrepArgs) error {
+	ri := s.indexes[sc.root.Name]
+	if ri == nil || !ri.fed || c.shard != nil || c.entries != 0 {
+		return sc.walk(w)
+	}
+	key := tapeKey(c, sc, a)
+	if t := ri.tapes[key]; t != nil && (c.maxEntries == 0 || t.entries <= c.maxEntries) {
+		ri.replays++
+		return t.replay(c, w)
+	}
+	t := &tape{files: map[string]bool{}}
+	file := w.File
+	ended := false
+	unreadable := int64(0) // files' own, beyond the walk's
+	w.File = func(rel, tpath string) error {
+		t.events = append(t.events, tapeEvent{rel: rel, tpath: tpath, at: c.counts(w)})
+		t.events[len(t.events)-1].at.unrdb -= unreadable
+		t.files[tpath] = true
+		before := c.done.Skipped.Unreadable
+		c.tape = nil
+		err := file(rel, tpath)
+		c.tape = t
+		unreadable += c.done.Skipped.Unreadable - before
+		ended = ended || err != nil
+		return err
+	}
+	t.fix = func(ev *tapeEvent) { ev.at = c.counts(w); ev.at.unrdb -= unreadable }
+	c.tape = t
+	err := sc.walk(w)
+	c.tape = nil
+	if err != nil || ended {
+		return err
+	}
+	t.end = c.counts(w)
+	t.end.unrdb -= unreadable
+	t.entries = c.entries
+	t.fix = nil
+	if ri.tapes == nil {
+		ri.tapes = map[string]*tape{}
+	}
+	if len(ri.tapes) >= maxTapes {
+		clear(ri.tapes)
+	}
+	ri.tapes[key] = t
+	return nil
+}
+
+// taped records what the walk does to the call outside a file's search:
+// an ignore file's bytes, a problem.
+func (t *tape) taped(ev tapeEvent) {
+	t.fix(&ev)
+	t.events = append(t.events, ev)
+}
+
+// replay does to the call what the walk did, in order, and ends where it
+// would have: at a file whose search ends the call (max results, the
+// budget), or at an ignore file's bytes past the byte budget.
+func (t *tape) replay(c *call, w *walk.Walker) error {
+	var own int64 // unreadable files found by the searches
+	for i := range t.events {
+		ev := &t.events[i]
+		if err := c.meter.Spend(int(ev.at.entries-c.entries) * entryCost); err != nil {
+			return err
+		}
+		c.restore(w, ev.at, own)
+		switch {
+		case ev.tpath != "":
+			before := c.done.Skipped.Unreadable
+			err := w.File(ev.rel, ev.tpath)
+			own += c.done.Skipped.Unreadable - before
+			if err != nil {
+				if err == walk.SkipAll {
+					return nil
+				}
+				return err
+			}
+		case ev.display != "":
+			c.done.Skipped.Unreadable++
+			if err := c.record(ev.display, protocol.SkippedUnreadable, ev.message); err != nil {
+				return err
+			}
+		default:
+			if err := c.addBytes(ev.bytes); err != nil {
+				return err
+			}
+		}
+	}
+	c.restore(w, t.end, own)
+	return nil
+}
+
+// stale drops the tapes of a root where the feed named more than the
+// contents of files a tape handed on: anything else may change a walk.
+func (ri *rootIndex) stale(tree *nofollow.Tree, paths []string, all bool) {
+	if len(ri.tapes) == 0 {
+		return
+	}
+	if all {
+		clear(ri.tapes)
+		return
+	}
+	for _, p := range paths {
+		name := path.Base(p)
+		if p == "" || slices.Contains(ignore.Files[:], name) || strings.Contains("/"+p, "/.git/") || name == ".git" {
+			clear(ri.tapes)
+			return
+		}
+		st, err := tree.Lstat(p)
+		if err != nil || st.Type != nofollow.File {
+			clear(ri.tapes)
+			return
+		}
+		for _, t := range ri.tapes {
+			if !t.files[p] {
+				clear(ri.tapes)
+				return
+			}
+		}
+	}
+}
