@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -77,6 +78,41 @@ var conformanceRunners = []conformanceRunner{
 	{name: "split-2", run: runSplit(2), skip: func() string { return "" }},
 	{name: "split-4", run: runSplit(4), skip: func() string { return "" }},
 	{name: "split-8", run: runSplit(8), skip: func() string { return "" }},
+	// Greps answered by the index instance (WithIndex) after its build:
+	// its change feed, its walks recorded and replayed (a case's second
+	// grep of a walk replays the first's), its routing.
+	{name: "index", run: runIndexed, skip: func() string { return "" }},
+}
+
+// runIndexed answers a case's requests through Serve on a Runner whose
+// index is built, so its greps go to the index instance.
+func runIndexed(_ *testing.T, roots []server.Root, requests []byte) ([]byte, error) {
+	ctx := context.Background()
+	r, err := caseRunner(ctx, roots, NewConfig().WithParallelism(1).WithIndex(true, 0))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close(ctx)
+	for i := 0; !r.Indexed(); i++ {
+		r.mu.Lock()
+		failed := r.ix.inst == nil
+		r.mu.Unlock()
+		if failed || i == 3000 {
+			return nil, errors.New("the index was not built")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var out bytes.Buffer
+	if err := r.Serve(ctx, bytes.NewReader(requests), &out); err != nil {
+		return out.Bytes(), err
+	}
+	r.mu.Lock()
+	calls := r.ix.calls
+	r.mu.Unlock()
+	if bytes.Contains(requests, []byte(`"grep":`)) && calls == 0 {
+		return out.Bytes(), errors.New("no grep went to the index instance")
+	}
+	return out.Bytes(), nil
 }
 
 // runSplit answers through Runner.Serve with WithParallelism(n).

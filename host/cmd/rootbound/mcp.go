@@ -100,6 +100,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type rootFlags struct {
 	roots, deny []string
 	hideHidden  bool
+	noIndex     bool
 }
 
 func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
@@ -107,6 +108,7 @@ func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 	fs.StringArrayVar(&rf.roots, "root", nil, "a readable root: `DIR`, named by its absolute path, or NAME=DIR, NAME as "+what+" name it (repeat it; the first is the default)")
 	fs.StringArrayVar(&rf.deny, "deny", nil, "what `GLOB` matches is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
 	fs.BoolVar(&rf.hideHidden, "hide-hidden", false, "leave hidden files and directories out of every call, whatever it asks")
+	fs.BoolVar(&rf.noIndex, "no-index", false, "keep no index of the roots' contents (by default one is built in the background, and repeat greps read only the files that can match)")
 	return rf
 }
 
@@ -115,7 +117,7 @@ func (rf *rootFlags) config(extra int) (host.Config, error) {
 	if len(rf.roots) == 0 || extra > 0 {
 		return nil, errors.New("want --root DIR or --root NAME=DIR (one or more) and nothing else")
 	}
-	cfg := host.NewConfig()
+	cfg := host.NewConfig().WithIndex(!rf.noIndex, 0)
 	for _, root := range rf.roots {
 		name, dir, ok := strings.Cut(root, "=")
 		if !ok {
