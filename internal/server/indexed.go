@@ -42,6 +42,10 @@ type indexed struct {
 	size         int64
 	mtime, ctime int64
 	ino, nlink   uint64
+	// binary: it has a NUL in its first bytes (protocol.BinarySniffBytes),
+	// found when read bytes had been read; it has no document.
+	binary bool
+	read   int64
 	// trusted: the change feed has named nothing of it since it was read
 	// or last looked at (fed roots only).
 	trusted bool
@@ -64,21 +68,42 @@ func (e *indexed) same(st nofollow.Stat) bool {
 // had of it; a file changed too recently to be trusted, or past the cap,
 // is left out (read by every grep).
 func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.Time) {
+	if e, ok := ri.entry(tpath, st, now); ok {
+		e.doc = ri.ix.Add(data)
+		ri.files[tpath] = e
+	}
+}
+
+// addBinary records a file found binary once read bytes were read, as
+// add records a text file.
+func (ri *rootIndex) addBinary(tpath string, read int64, st nofollow.Stat, now time.Time) {
+	if e, ok := ri.entry(tpath, st, now); ok {
+		e.binary, e.read = true, read
+		ri.files[tpath] = e
+	}
+}
+
+// entry forgets what the index had of tpath and returns an entry for it as
+// st, or false when it is not to be indexed: changed too recently to be
+// trusted, or past the cap.
+func (ri *rootIndex) entry(tpath string, st nofollow.Stat, now time.Time) (indexed, bool) {
 	if old, ok := ri.files[tpath]; ok {
-		ri.ix.Remove(old.doc)
+		if !old.binary {
+			ri.ix.Remove(old.doc)
+		}
 		delete(ri.files, tpath)
 	}
 	if ri.full || st.Ctime > now.Add(-racy).UnixNano() || st.Mtime > now.Add(-racy).UnixNano() {
-		return
+		return indexed{}, false
 	}
 	if int64(ri.ix.Bytes()) > ri.max {
 		ri.full = true
-		return
+		return indexed{}, false
 	}
 	// A file of more than one name can change through a name in a
 	// directory the feed does not see: it is looked at every time.
 	trusted := ri.fed && st.Nlink == 1
-	ri.files[tpath] = indexed{doc: ri.ix.Add(data), size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino, nlink: st.Nlink, trusted: trusted}
+	return indexed{size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino, nlink: st.Nlink, trusted: trusted}, true
 }
 
 // changed marks what the host's change feed named as no longer trusted:
@@ -165,34 +190,49 @@ func (s *Server) useIndex(sc scope, m match.Matcher, a *protocol.GrepArgs) *grep
 	return g
 }
 
-// pass reports whether the file at tpath cannot match, by the index: it is
-// as it was indexed, and its text holds none of what a match needs. n is
-// what reading it would have read (its size). known says whether the
-// index has the file as it is now (false: it must be indexed again once
-// read).
-func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64) (cannot bool, n int64, known bool) {
+// A verdict is what the index says of a file a grep takes.
+type verdict uint8
+
+const (
+	readIt     verdict = iota // read and search it
+	noMatch                   // it cannot match: as read, and nothing found
+	binaryFile                // it is binary: as read and skipped
+)
+
+// pass says what the index knows of the file at tpath, when it is as it
+// was indexed: that its text holds none of what a match needs, or that it
+// is binary (unless the grep searches binary files as text, which reads
+// it); n is what reading it would have read (its size, or the bytes read
+// until its NUL). known says whether the index has the file as it is now
+// (false: it is indexed again once read).
+func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64, text bool) (v verdict, n int64, known bool) {
 	e, ok := g.ri.files[tpath]
 	if !ok {
-		return false, 0, false
+		return readIt, 0, false
 	}
 	if !e.trusted {
 		st, err := t.Lstat(tpath)
 		if err != nil || !e.same(st) {
-			return false, 0, false
+			return readIt, 0, false
 		}
 		if g.ri.fed && e.nlink == 1 {
 			e.trusted = true // as it was, and the feed will name any change
 			g.ri.files[tpath] = e
 		}
 	}
-	if e.size > maxSize || e.doc >= g.docs {
-		return false, 0, true
-	}
-	if g.cands[e.doc/64]&(1<<(e.doc%64)) != 0 {
-		return false, 0, true
+	switch {
+	case e.size > maxSize:
+		return readIt, 0, true
+	case e.binary && text:
+		return readIt, 0, true
+	case e.binary:
+		g.ri.passed++
+		return binaryFile, e.read, true
+	case e.doc >= g.docs || g.cands[e.doc/64]&(1<<(e.doc%64)) != 0:
+		return readIt, 0, true
 	}
 	g.ri.passed++
-	return true, e.size, true
+	return noMatch, e.size, true
 }
 
 // index builds the index of the roots a request names (every root when
@@ -261,6 +301,7 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 			case c.meter.Err() != nil:
 				return c.meter.Err()
 			case errors.Is(err, search.ErrBinary):
+				ri.addBinary(tpath, n, r.Stat, now)
 				c.done.Skipped.Binary++
 			case errors.Is(err, search.ErrTooLarge):
 				c.done.Skipped.TooLarge++

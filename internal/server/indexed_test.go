@@ -196,6 +196,7 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		{pattern: "alpha", args: protocol.GrepArgs{Invert: true, OutputMode: protocol.ModeCount}, rg: nil},
 		{pattern: "kappa lambda", args: protocol.GrepArgs{NoIgnore: true}, rg: []string{"--no-ignore"}},
 		{pattern: "theta", args: protocol.GrepArgs{OutputMode: protocol.ModeContent, Context: 1}},
+		{pattern: "beta", args: protocol.GrepArgs{Text: true}, rg: []string{"-a"}},
 	}
 	rg, _ := exec.LookPath("rg")
 	defer func() {

@@ -236,16 +236,28 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	search1 := func(rel, tpath string) error {
 		known := false
 		if gi != nil {
-			var cannot bool
+			// A file the index says cannot match, or knows binary, counts
+			// as read, as it would have been: the same answer, the same
+			// budget.
+			var v verdict
 			var n int64
-			// A file the index says cannot match counts as read, as it
-			// would have been: the same answer, the same budget.
-			if cannot, n, known = gi.pass(sc.tree, tpath, c.maxSize); cannot {
+			v, n, known = gi.pass(sc.tree, tpath, c.maxSize, sniff == 0)
+			if v != readIt {
 				c.done.Stats.FilesRead++
-				if err := c.markFile(n, nil); err != nil {
+				var skip error
+				if v == binaryFile {
+					skip = search.ErrBinary
+				}
+				if err := c.markFile(n, skip); err != nil {
 					return err
 				}
-				return c.addBytes(n)
+				if berr := c.addBytes(n); berr != nil {
+					return berr
+				}
+				if v == binaryFile {
+					c.done.Skipped.Binary++
+				}
+				return nil
 			}
 		}
 		data, n, err := r.Read(sc.tree, tpath, c.maxSize, sniff, c.meter)
@@ -260,6 +272,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		case c.meter.Err() != nil:
 			return c.meter.Err()
 		case errors.Is(err, search.ErrBinary):
+			if gi != nil && !known {
+				gi.ri.addBinary(tpath, n, r.Stat, gi.now)
+			}
 			c.done.Skipped.Binary++
 			return nil
 		case errors.Is(err, search.ErrTooLarge):
