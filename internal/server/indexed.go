@@ -22,7 +22,7 @@ import (
 // can set back), so its answer is the one it would give by reading it.
 type rootIndex struct {
 	ix    *index.Index
-	files map[string]indexed // by path below the root
+	files map[string]*indexed // by path below the root
 	max   int64              // the memory cap
 	full  bool               // the cap was reached: no more files are added
 	// fed: the host's change feed follows the root (IndexArgs.Fed), so a
@@ -46,6 +46,9 @@ type indexed struct {
 	// found when read bytes had been read; it has no document.
 	binary bool
 	read   int64
+	// gone: the index has forgotten it (the file changed, and a newer
+	// entry, or none, replaced it); a tape's reference to it is stale.
+	gone bool
 	// trusted: the change feed has named nothing of it since it was read
 	// or last looked at (fed roots only).
 	trusted bool
@@ -68,7 +71,7 @@ func (e *indexed) same(st nofollow.Stat) bool {
 // had of it; a file changed too recently to be trusted, or past the cap,
 // is left out (read by every grep).
 func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.Time) {
-	if e, ok := ri.entry(tpath, st, now); ok {
+	if e := ri.entry(tpath, st, now); e != nil {
 		e.doc = ri.ix.Add(data)
 		ri.files[tpath] = e
 	}
@@ -77,33 +80,34 @@ func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.T
 // addBinary records a file found binary once read bytes were read, as
 // add records a text file.
 func (ri *rootIndex) addBinary(tpath string, read int64, st nofollow.Stat, now time.Time) {
-	if e, ok := ri.entry(tpath, st, now); ok {
+	if e := ri.entry(tpath, st, now); e != nil {
 		e.binary, e.read = true, read
 		ri.files[tpath] = e
 	}
 }
 
 // entry forgets what the index had of tpath and returns an entry for it as
-// st, or false when it is not to be indexed: changed too recently to be
+// st, or nil when it is not to be indexed: changed too recently to be
 // trusted, or past the cap.
-func (ri *rootIndex) entry(tpath string, st nofollow.Stat, now time.Time) (indexed, bool) {
+func (ri *rootIndex) entry(tpath string, st nofollow.Stat, now time.Time) *indexed {
 	if old, ok := ri.files[tpath]; ok {
 		if !old.binary {
 			ri.ix.Remove(old.doc)
 		}
+		old.gone = true
 		delete(ri.files, tpath)
 	}
 	if ri.full || st.Ctime > now.Add(-racy).UnixNano() || st.Mtime > now.Add(-racy).UnixNano() {
-		return indexed{}, false
+		return nil
 	}
 	if int64(ri.ix.Bytes()) > ri.max {
 		ri.full = true
-		return indexed{}, false
+		return nil
 	}
 	// A file of more than one name can change through a name in a
 	// directory the feed does not see: it is looked at every time.
 	trusted := ri.fed && st.Nlink == 1
-	return indexed{size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino, nlink: st.Nlink, trusted: trusted}, true
+	return &indexed{size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino, nlink: st.Nlink, trusted: trusted}
 }
 
 // changed marks what the host's change feed named as no longer trusted:
@@ -122,7 +126,6 @@ func (s *Server) changed(changes []protocol.RootChanges) {
 			}
 			if e, ok := ri.files[p]; ok {
 				e.trusted = false
-				ri.files[p] = e
 			} else {
 				dirs[p] = true
 			}
@@ -153,7 +156,6 @@ func (s *Server) changed(changes []protocol.RootChanges) {
 			}
 			if under {
 				e.trusted = false
-				ri.files[p] = e
 			}
 		}
 	}
@@ -166,6 +168,9 @@ type grepIndex struct {
 	cands []uint64 // bit d: document d may match
 	docs  index.Doc
 	now   time.Time
+	// hint is the entry of the file pass is asked of next, when a replayed
+	// walk knows it (tape.go); nil: pass looks it up.
+	hint *indexed
 }
 
 // useIndex returns the grep's use of the index of sc's root, or nil when
@@ -206,8 +211,12 @@ const (
 // until its NUL). known says whether the index has the file as it is now
 // (false: it is indexed again once read).
 func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64, text bool) (v verdict, n int64, known bool) {
-	e, ok := g.ri.files[tpath]
-	if !ok {
+	e := g.hint // the entry of the file a replayed walk hands on (tape.go)
+	g.hint = nil
+	if e == nil || e.gone {
+		e = g.ri.files[tpath]
+	}
+	if e == nil {
 		return readIt, 0, false
 	}
 	if !e.trusted {
@@ -217,7 +226,6 @@ func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64, text boo
 		}
 		if g.ri.fed && e.nlink == 1 {
 			e.trusted = true // as it was, and the feed will name any change
-			g.ri.files[tpath] = e
 		}
 	}
 	switch {
@@ -288,7 +296,7 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 			c.err = perr
 			return
 		}
-		ri := &rootIndex{ix: index.New(), files: map[string]indexed{}, max: maxBytes, fed: a.Fed}
+		ri := &rootIndex{ix: index.New(), files: map[string]*indexed{}, max: maxBytes, fed: a.Fed}
 		now := s.now()
 		w := wh.walker()
 		w.File = func(rel, tpath string) error {

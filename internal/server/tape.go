@@ -33,6 +33,7 @@ type tape struct {
 // ignore file's bytes (bytes), or a problem (display set).
 type tapeEvent struct {
 	rel, tpath string
+	entry      *indexed // the index's entry of the file, once a replay looked it up
 	bytes      int64
 	display    string
 	message    string
@@ -85,7 +86,7 @@ func (c *call) restore(w *walk.Walker, at tapeCounts, filesUnreadable int64) {
 
 // walkTaped walks sc for a grep: by a tape of the same walk when the
 // root's fed index has one, else for real, recording a tape when it can.
-func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, a *protocol.GrepArgs) error {
+func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, a *protocol.GrepArgs, gi *grepIndex) error {
 	ri := s.indexes[sc.root.Name]
 	if ri == nil || !ri.fed || c.shard != nil || c.entries != 0 {
 		return sc.walk(w)
@@ -93,7 +94,7 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, a *protocol.GrepAr
 	key := tapeKey(c, sc, a)
 	if t := ri.tapes[key]; t != nil && (c.maxEntries == 0 || t.entries <= c.maxEntries) {
 		ri.replays++
-		return t.replay(c, w)
+		return t.replay(c, w, ri, gi)
 	}
 	t := &tape{files: map[string]bool{}}
 	file := w.File
@@ -142,7 +143,7 @@ func (t *tape) taped(ev tapeEvent) {
 // replay does to the call what the walk did, in order, and ends where it
 // would have: at a file whose search ends the call (max results, the
 // budget), or at an ignore file's bytes past the byte budget.
-func (t *tape) replay(c *call, w *walk.Walker) error {
+func (t *tape) replay(c *call, w *walk.Walker, ri *rootIndex, gi *grepIndex) error {
 	var own int64 // unreadable files found by the searches
 	for i := range t.events {
 		ev := &t.events[i]
@@ -152,6 +153,14 @@ func (t *tape) replay(c *call, w *walk.Walker) error {
 		c.restore(w, ev.at, own)
 		switch {
 		case ev.tpath != "":
+			if gi != nil {
+				// The file's entry, looked up once for every replay: a
+				// map lookup a file was most of a replay's cost.
+				if ev.entry == nil || ev.entry.gone {
+					ev.entry = ri.files[ev.tpath]
+				}
+				gi.hint = ev.entry
+			}
 			before := c.done.Skipped.Unreadable
 			err := w.File(ev.rel, ev.tpath)
 			own += c.done.Skipped.Unreadable - before

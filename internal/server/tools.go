@@ -325,7 +325,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		}
 	} else {
 		w.File = search1
-		err = s.walkTaped(c, sc, w, a)
+		err = s.walkTaped(c, sc, w, a, gi)
 	}
 	c.end(err, w)
 	one, many := "file matches", "files match"
