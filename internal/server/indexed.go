@@ -23,8 +23,8 @@ import (
 type rootIndex struct {
 	ix    *index.Index
 	files map[string]*indexed // by path below the root
-	max   int64              // the memory cap
-	full  bool               // the cap was reached: no more files are added
+	max   int64               // the memory cap
+	full  bool                // the cap was reached: no more files are added
 	// fed: the host's change feed follows the root (IndexArgs.Fed), so a
 	// trusted entry is the file as it is, with no look at it.
 	fed bool
