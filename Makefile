@@ -13,6 +13,8 @@ FUZZLINKS ?= 5000x
 # FuzzSplit answers each input with the native core n+1 times (about 700 a
 # second): its own count too.
 FUZZSPLIT ?= 20000x
+# FuzzIndex builds an index and compiles a pattern twice (ours, Go's) each run.
+FUZZINDEX ?= 20000x
 # Minimizing each new input is bounded too: with Go's default of 60 s a run
 # that finds new coverage can spend minutes shrinking inputs.
 FUZZMIN ?= 10x
@@ -94,7 +96,7 @@ check: wasm-check
 bench: tools
 	$(GO) run ./host/internal/bench
 
-## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS, FuzzSplit for FUZZSPLIT)
+## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS, FuzzSplit for FUZZSPLIT, FuzzIndex for FUZZINDEX)
 fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
@@ -112,3 +114,4 @@ fuzz:
 	$(GO) test ./host -run '^$$' -fuzz FuzzPrepare -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzLinks -fuzztime $(FUZZLINKS) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzSplit -fuzztime $(FUZZSPLIT) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/index -run '^$$' -fuzz FuzzIndex -fuzztime $(FUZZINDEX) -fuzzminimizetime $(FUZZMIN)

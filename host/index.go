@@ -145,7 +145,8 @@ func (r *Runner) build(inst *instance) {
 }
 
 // takeIndexed takes a slot and the index instance when its index is built
-// and no call holds it; nil otherwise (the call runs as without it).
+// and no call holds it; nil otherwise (the call runs as without it). Greps
+// and globs go there: both replay the walks it keeps.
 func (r *Runner) takeIndexed() *instance {
 	r.mu.Lock()
 	free := r.ix.ready && !r.ix.busy

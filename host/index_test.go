@@ -132,15 +132,18 @@ func TestIndexHost(t *testing.T) {
 		}
 		g := greps[rng.IntN(len(greps))]
 		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &g}
+		if rng.IntN(3) == 0 {
+			req = protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Glob: &protocol.GlobArgs{Pattern: "**/f1*.txt"}}
+		}
 		if got, want := serveLine(t, withIndex, req), serveLine(t, without, req); !bytes.Equal(got, want) {
-			t.Fatalf("round %d, grep %+v:\nwith the index:\n%s\nwithout:\n%s", round, g, got, want)
+			t.Fatalf("round %d, %+v:\nwith the index:\n%s\nwithout:\n%s", round, req, got, want)
 		}
 	}
 	withIndex.mu.Lock()
 	calls := withIndex.ix.calls
 	withIndex.mu.Unlock()
 	if calls < 100 {
-		t.Errorf("the index instance answered %d of 150 greps", calls)
+		t.Errorf("the index instance answered %d of 150 calls", calls)
 	}
 }
 

@@ -39,8 +39,8 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 	var done Done
 	var raw []byte
 	var indexed *instance
-	if req != nil && req.Grep != nil {
-		indexed = r.takeIndexed()
+	if req != nil && (req.Grep != nil || req.Glob != nil) {
+		indexed = r.takeIndexed() // a glob replays walks there too
 	}
 	if indexed != nil {
 		if changes := r.changes(); len(changes) > 0 {

@@ -151,7 +151,7 @@ func FuzzIndex(f *testing.F) {
 		}
 		for range 3 {
 			var b []byte
-			for range rng.IntN(3 * len(pattern)) {
+			for range rng.IntN(3*len(pattern) + 1) {
 				b = append(b, pattern[rng.IntN(len(pattern)+1)%max(1, len(pattern))])
 			}
 			docs = append(docs, append([]byte(strings.ToUpper(string(b))+"\n"), b...))

@@ -198,6 +198,16 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		{pattern: "theta", args: protocol.GrepArgs{OutputMode: protocol.ModeContent, Context: 1}},
 		{pattern: "beta", args: protocol.GrepArgs{Text: true}, rg: []string{"-a"}},
 	}
+	globs := []protocol.GlobArgs{
+		{Pattern: "*.txt"},
+		{Pattern: "**/*.go"},
+		{Pattern: "sub/**"},
+		{Pattern: "*", Exclude: []string{"*.md"}},
+		{Pattern: "*.TXT", CaseInsensitive: true},
+		{Pattern: "*", Sort: protocol.SortMTime},
+		{Pattern: "*", EntryType: []string{"directory", "file"}},
+		{Pattern: "*.txt", Path: "sub"},
+	}
 	rg, _ := exec.LookPath("rg")
 	defer func() {
 		for _, s := range []*Server{indexed, fed} {
@@ -254,6 +264,15 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		named, all = nil, false
 		if fromFed := answer(t, fed, req); !bytes.Equal(fromFed, want) {
 			t.Fatalf("round %d, grep %+v, changes %+v:\nindexed, fed:\n%s\nwithout the index:\n%s", round, a, req.Changes, fromFed, want)
+		}
+		// A glob on the fed server replays the walks of globs before it.
+		gl := globs[rng.IntN(len(globs))]
+		if rng.IntN(4) == 0 {
+			gl.MaxResults = 1 + rng.IntN(3)
+		}
+		greq := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Glob: &gl}
+		if got, want := answer(t, fed, greq), answer(t, plain, greq); !bytes.Equal(got, want) {
+			t.Fatalf("round %d, glob %+v:\nindexed, fed:\n%s\nwithout the index:\n%s", round, gl, got, want)
 		}
 		whole := a.MaxResults == 0 && a.Path == "" && a.Offset == 0 && req.Limits == nil
 		if rg == "" || !whole || a.OutputMode != "" && a.OutputMode != protocol.ModeFiles || g.args.Invert {

@@ -51,20 +51,24 @@ type tapeCounts struct {
 // of 20,000 files, about 3 MB).
 const maxTapes = 4
 
-// tapeKey is what decides a grep's walk: its scope, what picks its files,
-// the root's policy, and the size cap (an ignore file over it is a
-// problem).
-func tapeKey(c *call, sc scope, a *protocol.GrepArgs) string {
+// tapeKey is what decides a walk: the tool (a grep's globs take files
+// over ignore files, a glob's do not), its scope, what picks its files
+// (globs, for a glob its exclusions and their case), the root's policy,
+// and the size cap (an ignore file over it is a problem). A glob's own
+// pattern is not in it: it is matched against what the walk hands on.
+func tapeKey(c *call, sc scope, tool string, p pick, globs ...any) string {
 	b, _ := json.Marshal(struct {
-		Rel                       string
-		File                      bool
-		Glob, Iglob, Type, TypeNt protocol.Strings
-		MaxDepth                  int
-		NoIgnore                  bool
-		Hidden                    *bool
-		Policy                    *protocol.RootPolicy
-		MaxSize                   int64
-	}{sc.rel, sc.file, a.Glob, a.Iglob, a.Type, a.TypeNot, a.MaxDepth, a.NoIgnore, a.Hidden, policy(c.policy, sc.root.Name), c.maxSize})
+		Tool          string
+		Rel           string
+		File          bool
+		Globs         []any
+		Type, TypeNot []string
+		MaxDepth      int
+		NoIgnore      bool
+		Hidden        *bool
+		Policy        *protocol.RootPolicy
+		MaxSize       int64
+	}{tool, sc.rel, sc.file, globs, p.types, p.typesNot, p.maxDepth, p.noIgnore, p.hidden, policy(c.policy, sc.root.Name), c.maxSize})
 	return string(b)
 }
 
@@ -84,14 +88,15 @@ func (c *call) restore(w *walk.Walker, at tapeCounts, filesUnreadable int64) {
 	sk.Ignored, sk.Hidden, sk.Denied, sk.Unreadable = at.ignored, at.hidden, at.denied, at.unrdb+filesUnreadable
 }
 
-// walkTaped walks sc for a grep: by a tape of the same walk when the
-// root's fed index has one, else for real, recording a tape when it can.
-func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, a *protocol.GrepArgs, gi *grepIndex) error {
+// walkTaped walks sc: by a tape of the same walk (key) when the root's fed
+// index has one, else for real, recording a tape when it can. gi is a
+// grep's use of the index, or nil. Only the walk's files are taped: a walk
+// that hands on directories or links (a glob's entry_type) walks.
+func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *grepIndex) error {
 	ri := s.indexes[sc.root.Name]
-	if ri == nil || !ri.fed || c.shard != nil || c.entries != 0 {
+	if ri == nil || !ri.fed || c.shard != nil || c.entries != 0 || w.Dir != nil || w.Link != nil {
 		return sc.walk(w)
 	}
-	key := tapeKey(c, sc, a)
 	if t := ri.tapes[key]; t != nil && (c.maxEntries == 0 || t.entries <= c.maxEntries) {
 		ri.replays++
 		return t.replay(c, w, ri, gi)

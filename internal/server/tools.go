@@ -134,7 +134,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 			return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, tpath)
 		}
 	}
-	err = sc.walk(w)
+	err = s.walkTaped(c, sc, w, tapeKey(c, sc, "glob", globPick(a), a.Glob, a.Exclude, a.CaseInsensitive), nil)
 	// Sorted results found before a deadline are sent too, in order.
 	if ferr := out.flush(); err == nil {
 		err = ferr
@@ -325,7 +325,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		}
 	} else {
 		w.File = search1
-		err = s.walkTaped(c, sc, w, a, gi)
+		err = s.walkTaped(c, sc, w, tapeKey(c, sc, "grep", grepPick(a), a.Glob, a.Iglob), gi)
 	}
 	c.end(err, w)
 	one, many := "file matches", "files match"
