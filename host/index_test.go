@@ -164,4 +164,9 @@ func TestIndexServeStripsHostFields(t *testing.T) {
 	if !bytes.Contains(out, []byte(`exactly one of \"glob\" and \"grep\"`)) {
 		t.Errorf("an index request through Serve: %s", out)
 	}
+	req, _ := r.served(protocol.Request{V: protocol.Version, ID: "y", Grep: &protocol.GrepArgs{Pattern: "a"},
+		Shard: &protocol.Shard{Count: 2}, Changes: []protocol.RootChanges{{Root: "/w", All: true}}}, 1000)
+	if req.Shard != nil || req.Changes != nil {
+		t.Errorf("Serve sends a program's shard or changes on: %+v", req)
+	}
 }

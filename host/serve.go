@@ -68,10 +68,10 @@ func (r *Runner) served(req protocol.Request, deadlineMS int64) (protocol.Reques
 	if len(r.policy) > 0 {
 		req.Policy = r.policy
 	}
-	// What only the host sets, it sets: a shard or an index request from
-	// the program is no more than its glob or grep (an index request
-	// alone names neither, and is refused as such).
-	req.Shard, req.Index = nil, nil
+	// What only the host sets, it sets: a shard, an index request or a
+	// change feed's changes from the program are dropped (an index request
+	// alone names neither glob nor grep, and is refused as such).
+	req.Shard, req.Index, req.Changes = nil, nil, nil
 	line, _ := json.Marshal(req) // it was decoded from JSON
 	return req, line
 }
