@@ -2,7 +2,6 @@ package host
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -12,11 +11,10 @@ import (
 // background and then answers the greps it is free for (the others run
 // as without it). Its fields are under the Runner's mu.
 type indexer struct {
-	inst   *instance // nil when none runs
-	ready  bool      // its index is built
-	busy   bool      // a call holds it
-	builds int       // builds started, for tests
-	calls  int       // calls it answered, for tests
+	inst  *instance // nil when none runs
+	ready bool      // its index is built
+	busy  bool      // a call holds it
+	calls int       // calls it answered, for tests
 	// feeds follow the roots (by root, in order) when every root has
 	// one: the greps sent to inst carry what they say changed.
 	feeds []*feed
@@ -69,7 +67,7 @@ func (r *Runner) startIndex() {
 		return
 	}
 	inst := r.start()
-	r.ix = indexer{inst: inst, builds: r.ix.builds + 1}
+	r.ix = indexer{inst: inst}
 	go r.build(inst)
 }
 
@@ -169,9 +167,6 @@ func (r *Runner) takeIndexed() *instance {
 	r.ix.calls++
 	return r.ix.inst
 }
-
-// holdPoll is how often a held clock looks whether it may go on.
-const holdPoll = 2 * time.Millisecond
 
 // Indexed reports whether the Runner's index (WithIndex) is built and
 // its instance running: greps may use it from now on.

@@ -234,6 +234,9 @@ type clock struct {
 	held   atomic.Pointer[func() bool] // while it returns true, a read waits
 }
 
+// holdPoll is how often a held clock looks whether it may go on.
+const holdPoll = 2 * time.Millisecond
+
 // hold makes each read of the clock wait while wait returns true (nil:
 // never): the host's way to pause a module between two of its looks at the
 // clock, as the index instance's build pauses while calls run.

@@ -54,7 +54,7 @@ type Request struct {
 	// a grep: build the index of the roots' contents that the module keeps
 	// for the greps after it.
 	Index *IndexArgs `json:"index,omitempty"`
-	// Changes are set by the host, never by a model, on a grep to an
+	// Changes are set by the host, never by a model, on a grep or glob to an
 	// instance whose index a change feed follows (IndexArgs.Fed): what
 	// changed in each root since the host's last Changes to it.
 	Changes []RootChanges `json:"changes,omitempty"`
@@ -87,8 +87,9 @@ type IndexArgs struct {
 	// MaxBytes caps the index's memory; 0: DefaultIndexBytes.
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// Fed: the host watches the roots (it did before this request) and
-	// sends what changed with every grep after it (Request.Changes), so a
-	// file indexed and not named since is as it was, with no look at it.
+	// sends what changed with every grep or glob after it
+	// (Request.Changes), so a file indexed and not named since is as it
+	// was, with no look at it.
 	Fed bool `json:"fed,omitempty"`
 }
 

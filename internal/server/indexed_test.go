@@ -216,9 +216,9 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 			}
 		}
 		if n := fed.indexes["/r"].replays; n < indexRounds()/10 {
-			t.Errorf("%d of %d greps replayed a walk", n, indexRounds())
+			t.Errorf("%d of %d calls (a grep and a glob a round) replayed a walk", n, 2*indexRounds())
 		} else {
-			t.Logf("%d of %d greps replayed a walk", n, indexRounds())
+			t.Logf("%d of %d calls (a grep and a glob a round) replayed a walk", n, 2*indexRounds())
 		}
 	}()
 	for round := range indexRounds() {

@@ -25,8 +25,8 @@ type tape struct {
 	end     tapeCounts // at the walk's end
 	entries int64      // entries the walk visited
 	files   map[string]bool
-	// fix sets an event's counts, while the tape is being recorded.
-	fix func(*tapeEvent)
+	// counts are the walk's counts now, while the tape is being recorded.
+	counts func() tapeCounts
 }
 
 // tapeEvent is one thing the walk did: a file handed on (tpath set), an
@@ -105,9 +105,13 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *gr
 	file := w.File
 	ended := false
 	unreadable := int64(0) // files' own, beyond the walk's
+	t.counts = func() tapeCounts {
+		at := c.counts(w)
+		at.unrdb -= unreadable
+		return at
+	}
 	w.File = func(rel, tpath string) error {
-		t.events = append(t.events, tapeEvent{rel: rel, tpath: tpath, at: c.counts(w)})
-		t.events[len(t.events)-1].at.unrdb -= unreadable
+		t.events = append(t.events, tapeEvent{rel: rel, tpath: tpath, at: t.counts()})
 		t.files[tpath] = true
 		before := c.done.Skipped.Unreadable
 		c.tape = nil
@@ -117,17 +121,15 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *gr
 		ended = ended || err != nil
 		return err
 	}
-	t.fix = func(ev *tapeEvent) { ev.at = c.counts(w); ev.at.unrdb -= unreadable }
 	c.tape = t
 	err := sc.walk(w)
 	c.tape = nil
 	if err != nil || ended {
 		return err
 	}
-	t.end = c.counts(w)
-	t.end.unrdb -= unreadable
+	t.end = t.counts()
 	t.entries = c.entries
-	t.fix = nil
+	t.counts = nil
 	if ri.tapes == nil {
 		ri.tapes = map[string]*tape{}
 	}
@@ -141,7 +143,7 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *gr
 // taped records what the walk does to the call outside a file's search:
 // an ignore file's bytes, a problem.
 func (t *tape) taped(ev tapeEvent) {
-	t.fix(&ev)
+	ev.at = t.counts()
 	t.events = append(t.events, ev)
 }
 
