@@ -50,6 +50,9 @@ func New(t testing.TB, spec map[string]string) string {
 // where it is. `make test` sets ROOTBOUND_TEST_CACHE to share one such
 // directory among all packages, so the module is compiled once.
 func Main(m *testing.M) int {
+	// A command a test runs never hands its call to a resident server of
+	// the user's, nor starts one outside the test's directories.
+	os.Setenv("ROOTBOUND_SERVER", "off")
 	if os.Getenv("ROOTBOUND_TEST_CACHE") == "" {
 		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
 			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))

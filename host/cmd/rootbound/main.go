@@ -29,6 +29,7 @@ const usage = `usage:
   rootbound grep [flags] PATTERN [PATH]   search file contents (RE2, or -F for a literal)
   rootbound serve --root DIR ...          answer protocol requests on stdin, one JSON line each
   rootbound mcp --root DIR ...            serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
+  rootbound server [--stop]               the resident server glob and grep hand their calls to (started by their first)
   rootbound version                       print the version and the module's hash
 
 PATH is a directory or a file (default: the current directory).
@@ -36,6 +37,9 @@ Run 'rootbound glob --help', 'rootbound grep --help', 'rootbound serve --help' o
 `
 
 func main() {
+	if code, ok := viaServer(os.Args[1:], os.Stdout, os.Stderr); ok {
+		os.Exit(code)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -51,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdin, stdout, stderr)
 	case "mcp":
 		return mcpServe(args[1:], stdin, stdout, stderr)
+	case "server":
+		return serverCommand(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, version())
 		return 0

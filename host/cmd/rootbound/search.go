@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -77,7 +79,37 @@ func boolPair(fs *flag.FlagSet, t *tri, long, short, offLong, offShort, help, of
 }
 
 // search runs glob or grep over one or more PATHs.
+// env is where a search runs: this process, or a resident server for a
+// client (server.go), which passes what the search would have looked up
+// in its own process.
+type env struct {
+	ctx context.Context
+	cwd string // "" for this process's: PATHs as given
+	tty bool   // stdout is a terminal
+	// runner returns a runner for cfg (which key names: two configs with
+	// one key are the same) and what to call when done with it.
+	runner func(ctx context.Context, key string, cfg host.Config) (*host.Runner, func(), error)
+}
+
+// processEnv is this process's: interrupted by Ctrl-C, a runner a call.
+func processEnv(stdout io.Writer) (env, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	return env{ctx: ctx, tty: isTerminal(stdout), runner: func(ctx context.Context, _ string, cfg host.Config) (*host.Runner, func(), error) {
+		r, err := host.NewRunner(ctx, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, func() { r.Close(context.Background()) }, nil
+	}}, stop
+}
+
 func search(tool string, args []string, stdout, stderr io.Writer) int {
+	e, stop := processEnv(stdout)
+	defer stop()
+	return searchIn(e, tool, args, stdout, stderr)
+}
+
+func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("rootbound " + tool)
 	t := options.Glob
 	if tool == "grep" {
@@ -95,6 +127,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 	fs.IntVarP(&c.threads, "threads", "j", 0, "split a grep across `N` instances, one core each (default: the CPUs; a glob runs on one)")
 	fs.BoolVarP(&c.follow, "follow", "L", false, "refused: symbolic links are never followed")
 	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first result, 1 if there is none")
+	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
 	if tool == "grep" {
 		fs.StringVar(&c.color, "color", "auto", "`WHEN`: never, auto (on a terminal) or always")
 		fs.BoolVarP(&c.pretty, "pretty", "p", false, "--color always --heading -n")
@@ -139,7 +172,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rootbound %s: --color %q, want never, auto or always\n", tool, c.color)
 		return 2
 	}
-	pattern, paths, ok := c.positional(tool, fs.Args(), stderr)
+	pattern, paths, ok := c.positional(tool, e.cwd, fs.Args(), stderr)
 	if !ok {
 		return 2
 	}
@@ -177,11 +210,9 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
-	tty := isTerminal(stdout)
+	tty := e.tty
 	single := len(paths) == 1 && paths[0].file != ""
 	style := printer.Style{
 		Filename: c.filename.or(!single),
@@ -210,7 +241,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		if c.absolute {
 			out.lines.Prefix = p.absolute
 		}
-		r, rc := c.runner(ctx, p.root, glob.NoIgnore || grep.NoIgnore, stderr)
+		r, done := c.runner(ctx, e, p.root, glob.NoIgnore || grep.NoIgnore, stderr)
 		if r == nil {
 			code = 2
 			continue
@@ -218,8 +249,8 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		var res *host.Result
 		switch {
 		case c.json:
-			rc = searchJSON(ctx, r, tool, glob, grep, c.timeout, int64(c.maxSizeMiB)<<20, stdout, stderr)
-			r.Close(context.Background())
+			rc := searchJSON(ctx, r, tool, glob, grep, c.timeout, int64(c.maxSizeMiB)<<20, stdout, stderr)
+			done()
 			code = worse(code, rc)
 			continue
 		case tool == "glob":
@@ -238,7 +269,7 @@ func search(tool string, args []string, stdout, stderr io.Writer) int {
 		default:
 			res, _ = r.GrepEach(ctx, grep, out.item)
 		}
-		r.Close(context.Background())
+		done()
 		total.add(res)
 		out.problems(stderr, res)
 		if out.quit {
@@ -286,7 +317,7 @@ type target struct {
 
 // positional reads the arguments after the flags: the pattern, and the
 // PATHs (the current directory when none).
-func (c *commandFlags) positional(tool string, args []string, stderr io.Writer) (pattern string, paths []target, ok bool) {
+func (c *commandFlags) positional(tool, cwd string, args []string, stderr io.Writer) (pattern string, paths []target, ok bool) {
 	switch {
 	case tool == "grep" && c.files:
 		pattern = "x" // none: the PATHs follow
@@ -304,7 +335,7 @@ func (c *commandFlags) positional(tool string, args []string, stderr io.Writer) 
 		args = []string{""}
 	}
 	for _, a := range args {
-		p, err := resolveTarget(a)
+		p, err := resolveTarget(cwd, a)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
 			return "", nil, false
@@ -314,28 +345,43 @@ func (c *commandFlags) positional(tool string, args []string, stderr io.Writer) 
 	return pattern, paths, true
 }
 
-// resolveTarget turns a PATH argument ("" for none) into a target.
-func resolveTarget(arg string) (target, error) {
+// resolveTarget turns a PATH argument ("" for none) into a target, a
+// relative one relative to cwd ("": this process's). Roots are absolute
+// with a cwd given; messages name PATH as given either way.
+func resolveTarget(cwd, arg string) (target, error) {
+	at := func(p string) string {
+		if cwd == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(cwd, p)
+	}
 	if arg == "" {
+		if cwd != "" {
+			return target{root: cwd, absolute: strings.TrimSuffix(cwd, "/") + "/"}, nil
+		}
 		abs, err := filepath.Abs(".")
 		return target{root: ".", absolute: abs + "/"}, err
 	}
-	fi, err := os.Stat(arg)
+	fi, err := os.Stat(at(arg))
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = arg
+		}
 		return target{}, err
 	}
-	abs, err := filepath.Abs(arg)
+	abs, err := filepath.Abs(at(arg))
 	if err != nil {
 		return target{}, err
 	}
 	if fi.IsDir() {
-		return target{root: arg, prefix: strings.TrimSuffix(arg, "/") + "/", absolute: strings.TrimSuffix(abs, "/") + "/"}, nil
+		return target{root: at(arg), prefix: strings.TrimSuffix(arg, "/") + "/", absolute: strings.TrimSuffix(abs, "/") + "/"}, nil
 	}
 	if !fi.Mode().IsRegular() {
 		return target{}, fmt.Errorf("%s: neither a directory nor a regular file", arg)
 	}
 	base := filepath.Base(arg)
-	return target{root: filepath.Dir(arg), file: base, prefix: strings.TrimSuffix(arg, base), absolute: strings.TrimSuffix(abs, base)}, nil
+	return target{root: filepath.Dir(at(arg)), file: base, prefix: strings.TrimSuffix(arg, base), absolute: strings.TrimSuffix(abs, base)}, nil
 }
 
 // globArgs applies the command's own flags to a glob call; it reports
@@ -449,10 +495,11 @@ func worse(a, b int) int {
 // runner starts the runner of a search of root, with the ignore rules
 // from the directories above it (as rg reads them) unless noIgnore. A nil
 // Runner comes with the exit status.
-func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, stderr io.Writer) (*host.Runner, int) {
+func (c commandFlags) runner(ctx context.Context, e env, root string, noIgnore bool, stderr io.Writer) (*host.Runner, func()) {
 	// The command streams what it finds, with --json too: no cap on what
 	// one call returns, and lines are printed whole, as rg prints them.
 	maxSize := int64(c.maxSizeMiB) << 20
+	key := fmt.Sprintf("%q %v %d %d %v ", root, c.timeout, maxSize, c.threads, noIgnore)
 	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
 		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize)).
 		WithParallelism(c.threads)
@@ -460,7 +507,7 @@ func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, st
 		outside, err := host.OutsideIgnoreRules(root)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
-			return nil, 2
+			return nil, nil
 		}
 		var keep []host.IgnoreRules
 		held := 0
@@ -477,16 +524,18 @@ func (c commandFlags) runner(ctx context.Context, root string, noIgnore bool, st
 			keep = append(keep, r)
 		}
 		cfg = cfg.WithRootPolicy("/workspace", host.RootPolicy{Ignore: keep})
+		rules, _ := json.Marshal(keep)
+		key += string(rules)
 	}
-	r, err := host.NewRunner(ctx, cfg)
+	r, done, err := e.runner(ctx, key, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
-		return nil, 2
+		return nil, nil
 	}
 	for _, w := range r.Warnings() {
 		fmt.Fprintln(stderr, "rootbound: warning:", w)
 	}
-	return r, 0
+	return r, done
 }
 
 // searchJSON runs the call through the protocol and prints its lines as the

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+// startServer runs a resident server in dir (a temporary directory of the
+// test's) until the test ends, and waits for its socket.
+func startTestServer(t *testing.T, idle time.Duration) (dir string, s *testServer) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "server")
+	ctx, cancel := context.WithCancel(context.Background())
+	s = &testServer{done: make(chan struct{})}
+	go func() {
+		s.err = runServer(ctx, dir, idle)
+		close(s.done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-s.done
+	})
+	sock := filepath.Join(dir, serverName()+".sock")
+	for range 500 {
+		if _, err := os.Stat(sock); err == nil {
+			return dir, s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the server made no socket")
+	return "", nil
+}
+
+// testServer is a server a test runs: done closes when it returned err.
+type testServer struct {
+	done chan struct{}
+	err  error
+}
+
+// TestServerMatchesInProcess: a call through the resident server prints
+// what the same call in the command's own process prints, byte for byte,
+// and exits the same, with relative and absolute paths, every output form
+// and the errors; and a second call reuses the first's runner.
+func TestServerMatchesInProcess(t *testing.T) {
+	tree := testtree.New(t, map[string]string{
+		"src/main.go":   "package main\nfunc main() {}\n// TODO: needle\n",
+		"src/lib.go":    "package main\n// TODO later\n",
+		"notes.txt":     "TODO: nothing\nneedle\n",
+		".gitignore":    "*.log\n",
+		"x.log":         "needle\n",
+		"bin.dat":       "needle\x00\x01",
+		".hidden/a.txt": "needle\n",
+	})
+	dir, _ := startTestServer(t, time.Hour)
+	t.Chdir(tree)
+	for _, args := range [][]string{
+		{"grep", "-n", "needle"},
+		{"grep", "needle", "src"},
+		{"grep", "-n", "TODO", tree},
+		{"grep", "-l", "needle", "src", "notes.txt"},
+		{"grep", "-c", "-g", "*.go", "package"},
+		{"grep", "--json", "needle"},
+		{"grep", "--stats", "needle"},
+		{"grep", "-C", "1", "--heading", "needle"},
+		{"grep", "nothing-here"},
+		{"grep", "-n", "needle", "nosuch"},
+		{"grep", "("},
+		{"grep", "--no-such-flag", "x"},
+		{"grep", "-L", "x"},
+		{"glob", "*.go"},
+		{"glob", "-e", "txt"},
+		{"glob", "--json", "*.txt", "src"},
+		{"glob", "--max-results", "1", "*.go"},
+		{"grep", "-n", "needle"}, // again: the runner kept
+	} {
+		var want, wantErr bytes.Buffer
+		wantCode := run(args, strings.NewReader(""), &want, &wantErr)
+		var got, gotErr bytes.Buffer
+		code, ok := callServer(dir, clientRequest{Args: args, Cwd: tree}, &got, &gotErr)
+		if !ok {
+			t.Fatalf("%q: the server took no call", args)
+		}
+		if code != wantCode || seconds(got.String()) != seconds(want.String()) || gotErr.String() != wantErr.String() {
+			t.Errorf("%q through the server: exit %d\n%s\nstderr:\n%s\nin process: exit %d\n%s\nstderr:\n%s",
+				args, code, got.String(), gotErr.String(), wantCode, want.String(), wantErr.String())
+		}
+	}
+}
+
+// seconds is out without the time --stats says the search took.
+func seconds(out string) string {
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, " seconds") {
+			lines[i] = "N seconds"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestServerConcurrentCalls: calls at once each get their own answer.
+func TestServerConcurrentCalls(t *testing.T) {
+	tree := testtree.New(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
+	dir, _ := startTestServer(t, time.Hour)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			word := []string{"alpha", "beta"}[i%2]
+			var out, errb bytes.Buffer
+			code, ok := callServer(dir, clientRequest{Args: []string{"grep", "-l", word}, Cwd: tree}, &out, &errb)
+			want := map[string]string{"alpha": "a.txt\n", "beta": "b.txt\n"}[word]
+			if !ok || code != 0 || out.String() != want {
+				t.Errorf("grep -l %s: %v exit %d %q %q", word, ok, code, out.String(), errb.String())
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestServerRefuses: a call the server must not take comes back to the
+// client unrun: another build's, another home's or configuration's (the
+// global git excludes are read from them), a command other than glob and
+// grep, a relative cwd; and one it takes, for contrast.
+func TestServerRefuses(t *testing.T) {
+	tree := testtree.New(t, map[string]string{"a.txt": "alpha\n"})
+	dir, _ := startTestServer(t, time.Hour)
+	good := clientRequest{Version: buildID(), Args: []string{"grep", "alpha"}, Cwd: tree, Home: os.Getenv("HOME"), Config: os.Getenv("XDG_CONFIG_HOME")}
+	for _, c := range []struct {
+		name string
+		edit func(*clientRequest)
+		kind byte
+	}{
+		{name: "taken", edit: func(*clientRequest) {}, kind: frameStdout},
+		{name: "another build", edit: func(r *clientRequest) { r.Version = "other" }, kind: frameFallback},
+		{name: "another home", edit: func(r *clientRequest) { r.Home = "/elsewhere" }, kind: frameFallback},
+		{name: "another configuration", edit: func(r *clientRequest) { r.Config = "/elsewhere" }, kind: frameFallback},
+		{name: "a command", edit: func(r *clientRequest) { r.Args = []string{"serve", "--root", tree} }, kind: frameFallback},
+		{name: "no command", edit: func(r *clientRequest) { r.Args = nil }, kind: frameFallback},
+		{name: "relative cwd", edit: func(r *clientRequest) { r.Cwd = "." }, kind: frameFallback},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req := good
+			c.edit(&req)
+			conn, err := net.Dial("unix", filepath.Join(dir, serverName()+".sock"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			line, _ := json.Marshal(req)
+			if _, err := conn.Write(append(line, '\n')); err != nil {
+				t.Fatal(err)
+			}
+			var head [5]byte
+			if _, err := io.ReadFull(conn, head[:]); err != nil || head[0] != c.kind {
+				t.Errorf("first frame %q (%v), want %q", head[0], err, c.kind)
+			}
+		})
+	}
+}
+
+// TestServerDir: the server and the client use only a directory of this
+// user's that no one else can open.
+func TestServerDir(t *testing.T) {
+	open := t.TempDir()
+	if err := os.Chmod(open, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := runServer(context.Background(), open, time.Hour); err == nil || !strings.Contains(err.Error(), "other users") {
+		t.Errorf("a directory others can open: %v", err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(t.TempDir(), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := privateDir(link); err == nil {
+		t.Error("a link to a directory was taken")
+	}
+	made := filepath.Join(t.TempDir(), "new")
+	if err := privateDir(made); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(made); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("made %v %v", fi.Mode(), err)
+	}
+}
+
+// TestServerStops: the server exits when asked, and when it has had no
+// call for its idle time, and leaves no socket.
+func TestServerStops(t *testing.T) {
+	t.Run("asked", func(t *testing.T) {
+		dir, done := startTestServer(t, time.Hour)
+		var out bytes.Buffer
+		if code := serverCommand([]string{"--dir", dir, "--stop"}, &out, &out); code != 0 {
+			t.Fatalf("--stop: exit %d %s", code, out.String())
+		}
+		waitStopped(t, dir, done)
+	})
+	t.Run("idle", func(t *testing.T) {
+		dir, done := startTestServer(t, 1500*time.Millisecond)
+		waitStopped(t, dir, done)
+	})
+}
+
+func waitStopped(t *testing.T, dir string, s *testServer) {
+	t.Helper()
+	select {
+	case <-s.done:
+		if s.err != nil {
+			t.Fatal(s.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the server did not stop")
+	}
+	if _, err := os.Stat(filepath.Join(dir, serverName()+".sock")); err == nil {
+		t.Error("the socket is left")
+	}
+}

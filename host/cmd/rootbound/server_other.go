@@ -1,0 +1,19 @@
+//go:build !linux
+
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+// The resident server (server_linux.go) checks each client's user by the
+// socket's peer credentials, which it reads the Linux way; elsewhere every
+// call runs in its own process.
+
+func viaServer([]string, io.Writer, io.Writer) (int, bool) { return 0, false }
+
+func serverCommand(_ []string, _, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "rootbound server: the resident server runs on Linux only; glob and grep run in their own process here")
+	return 2
+}
