@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,9 +21,20 @@ func rootbound(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func rootboundIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
+	if throughServer != nil && len(args) > 0 && (args[0] == "glob" || args[0] == "grep") {
+		code, ok := throughServer(args, &out, &errb)
+		if !ok {
+			t.Fatalf("%q: the resident server took no call", args)
+		}
+		return out.String(), errb.String(), code
+	}
 	code = run(args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
+
+// throughServer, when set, runs the tests' glob and grep calls through a
+// resident server (TestThroughServer).
+var throughServer func(args []string, stdout, stderr io.Writer) (int, bool)
 
 func TestCLI(t *testing.T) {
 	dir := testtree.New(t, map[string]string{

@@ -396,10 +396,10 @@ func (s *server) runner(_ context.Context, key string, cfg host.Config) (*host.R
 		} else {
 			kr = &keptRunner{r: r}
 			s.runners[key] = kr
-			s.evict()
 		}
 	}
 	kr.busy++
+	s.evict() // never the one just taken: it is busy
 	s.mu.Unlock()
 	return kr.r, func() {
 		s.mu.Lock()

@@ -109,6 +109,28 @@ func seconds(out string) string {
 	return strings.Join(lines, "\n")
 }
 
+// TestThroughServer runs the command's tests of glob and grep again, each
+// call through a resident server: their answers, held to rg's and fd's,
+// must not change.
+func TestThroughServer(t *testing.T) {
+	dir, _ := startTestServer(t, time.Hour)
+	throughServer = func(args []string, stdout, stderr io.Writer) (int, bool) {
+		cwd, err := os.Getwd() // the test's, which may have moved
+		if err != nil {
+			return 0, false
+		}
+		return callServer(dir, clientRequest{Args: args, Cwd: cwd}, stdout, stderr)
+	}
+	defer func() { throughServer = nil }()
+	t.Run("CLI", TestCLI)
+	t.Run("AgreesWithRipgrepAndFd", TestAgreesWithRipgrepAndFd)
+	t.Run("IgnoreAgreesWithRipgrepAndFd", TestIgnoreAgreesWithRipgrepAndFd)
+	t.Run("FlagsAgreeWithRipgrep", TestFlagsAgreeWithRipgrep)
+	t.Run("FlagsAgreeWithFd", TestFlagsAgreeWithFd)
+	t.Run("FlagsRefused", TestFlagsRefused)
+	t.Run("GrepOptionsAgreeWithRipgrep", TestGrepOptionsAgreeWithRipgrep)
+}
+
 // TestServerConcurrentCalls: calls at once each get their own answer.
 func TestServerConcurrentCalls(t *testing.T) {
 	tree := testtree.New(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
