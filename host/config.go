@@ -76,8 +76,9 @@ type Config interface {
 	// instance answers, which then read only the files that can match.
 	// Answers are byte for byte those without it: a file changed since it
 	// was indexed is read again (RATIONALE.md, "Why a trigram index inside
-	// the module?"). Off by default; maxBytes caps the index's memory (0:
-	// 96 MiB), within WithMemoryLimit.
+	// the module?"). Off by default; maxBytes caps what each root's index
+	// holds, its trigrams, files and recorded walks (0: 96 MiB), at most
+	// half of WithMemoryLimit.
 	WithIndex(on bool, maxBytes int64) Config
 }
 

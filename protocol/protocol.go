@@ -84,7 +84,9 @@ type RootChanges struct {
 type IndexArgs struct {
 	// Roots are the roots to index, by name; none: every root.
 	Roots Strings `json:"roots,omitempty"`
-	// MaxBytes caps the index's memory; 0: DefaultIndexBytes.
+	// MaxBytes caps what a root's index holds (its trigrams, its files'
+	// entries, and a quarter of it for recorded walks); 0:
+	// DefaultIndexBytes.
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// Fed: the host watches the roots (it did before this request) and
 	// sends what changed with every grep or glob after it

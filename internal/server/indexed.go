@@ -23,8 +23,13 @@ import (
 type rootIndex struct {
 	ix    *index.Index
 	files map[string]*indexed // by path below the root
-	max   int64               // the memory cap
+	max   int64               // the memory cap, of the index, its files and its tapes
 	full  bool                // the cap was reached: no more files are added
+	// held is what files and the tapes kept hold, beside the index's own
+	// bytes: all of it counts against max (a tape of the 112,000 files of
+	// the large tree holds 35 MB; four of them beside a full index took an
+	// instance past its memory cap).
+	held, taped int64
 	// fed: the host's change feed follows the root (IndexArgs.Fed), so a
 	// trusted entry is the file as it is, with no look at it.
 	fed bool
@@ -73,16 +78,30 @@ func (e *indexed) same(st nofollow.Stat) bool {
 func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.Time) {
 	if e := ri.entry(tpath, st, now); e != nil {
 		e.doc = ri.ix.Add(data)
-		ri.files[tpath] = e
+		ri.keep(tpath, e)
 	}
 }
+
+// keep adds e, a file's entry, to files.
+func (ri *rootIndex) keep(tpath string, e *indexed) {
+	ri.files[tpath] = e
+	ri.held += fileCost(tpath)
+}
+
+// fileCost is about what a file's entry holds: its path, the entry, and
+// the map's share.
+func fileCost(tpath string) int64 { return int64(len(tpath)) + 160 }
+
+// used is what the root's index holds in all: the index, the files' entries
+// and the tapes kept.
+func (ri *rootIndex) used() int64 { return int64(ri.ix.Bytes()) + ri.held + ri.taped }
 
 // addBinary records a file found binary once read bytes were read, as
 // add records a text file.
 func (ri *rootIndex) addBinary(tpath string, read int64, st nofollow.Stat, now time.Time) {
 	if e := ri.entry(tpath, st, now); e != nil {
 		e.binary, e.read = true, read
-		ri.files[tpath] = e
+		ri.keep(tpath, e)
 	}
 }
 
@@ -96,11 +115,12 @@ func (ri *rootIndex) entry(tpath string, st nofollow.Stat, now time.Time) *index
 		}
 		old.gone = true
 		delete(ri.files, tpath)
+		ri.held -= fileCost(tpath)
 	}
 	if ri.full || st.Ctime > now.Add(-racy).UnixNano() || st.Mtime > now.Add(-racy).UnixNano() {
 		return nil
 	}
-	if int64(ri.ix.Bytes()) > ri.max {
+	if ri.used()-ri.taped > ri.max-ri.max/4 { // a quarter is the tapes'
 		ri.full = true
 		return nil
 	}
@@ -135,7 +155,7 @@ func (s *Server) changed(changes []protocol.RootChanges) {
 				ri.stale(sc.tree, rc.Paths, all)
 				sc.close()
 			} else {
-				clear(ri.tapes)
+				ri.dropTapes()
 			}
 		}
 		if !all && len(dirs) == 0 {

@@ -328,3 +328,48 @@ func TestIndexRacy(t *testing.T) {
 		t.Error("new.txt, changed within the racy window, is indexed")
 	}
 }
+
+// TestIndexMemoryCap: what a root's index holds in all (the index, its
+// files' entries, its recorded walks) stays within its cap, files past
+// three quarters of it are left to be read, and answers do not change.
+func TestIndexMemoryCap(t *testing.T) {
+	files := map[string]string{}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		var b strings.Builder
+		for range 40 {
+			fmt.Fprintf(&b, "w%x ", rng.Uint32())
+		}
+		files[fmt.Sprintf("d%d/file_%04d.txt", i%7, i)] = fmt.Sprintf("line %d: alpha_%d beta %s\n", i, i*7919%1000, b.String())
+	}
+	dir := testtree.New(t, files)
+	plain, _ := New([]Root{{Name: "/r", Dir: dir}})
+	for _, max := range []int64{4 << 20, 6 << 20, 64 << 20} {
+		s, _ := New([]Root{{Name: "/r", Dir: dir}})
+		s.now = func() time.Time { return time.Now().Add(2 * racy) } // the files are older than the racy window
+		answer(t, s, protocol.Request{V: protocol.Version, ID: "i", Index: &protocol.IndexArgs{MaxBytes: max, Fed: true}})
+		ri := s.indexes["/r"]
+		for _, p := range []string{"alpha_1", "beta", "alpha_99", "nothing"} {
+			for _, mode := range []protocol.OutputMode{protocol.ModeFiles, protocol.ModeContent} {
+				req := protocol.Request{V: protocol.Version, ID: "g", Grep: &protocol.GrepArgs{Pattern: p, OutputMode: mode, MaxResults: protocol.MaxResultsCeiling}}
+				if got, want := answer(t, s, req), answer(t, plain, req); !bytes.Equal(got, want) {
+					t.Fatalf("cap %d, grep %q: with the index\n%s\nwithout\n%s", max, p, got, want)
+				}
+			}
+			req := protocol.Request{V: protocol.Version, ID: "g", Glob: &protocol.GlobArgs{Pattern: "*.txt", MaxResults: protocol.MaxResultsCeiling}}
+			if got, want := answer(t, s, req), answer(t, plain, req); !bytes.Equal(got, want) {
+				t.Fatalf("cap %d, glob: with the index\n%s\nwithout\n%s", max, got, want)
+			}
+		}
+		if used := ri.used(); used > max+max/4 {
+			t.Errorf("cap %d: the index holds %d (index %d, files %d, tapes %d)", max, used, ri.ix.Bytes(), ri.held, ri.taped)
+		}
+		t.Logf("cap %d: %d files, index %d, files %d, tapes %d, full %v", max, len(ri.files), ri.ix.Bytes(), ri.held, ri.taped, ri.full)
+		if max < 64<<20 && !ri.full {
+			t.Errorf("cap %d: not full with %d files held", max, len(ri.files))
+		}
+		if max == 64<<20 && (ri.full || len(ri.tapes) == 0) {
+			t.Errorf("cap %d: full %v, %d tapes: the tree fits", max, ri.full, len(ri.tapes))
+		}
+	}
+}

@@ -24,6 +24,7 @@ type tape struct {
 	events  []tapeEvent
 	end     tapeCounts // at the walk's end
 	entries int64      // entries the walk visited
+	bytes   int64      // about what it holds (cost)
 	files   map[string]bool
 	// counts are the walk's counts now, while the tape is being recorded.
 	counts func() tapeCounts
@@ -134,10 +135,33 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *gr
 		ri.tapes = map[string]*tape{}
 	}
 	if len(ri.tapes) >= maxTapes {
-		clear(ri.tapes)
+		ri.dropTapes()
 	}
-	ri.tapes[key] = t
+	if t.bytes = t.cost(); ri.used()+t.bytes <= ri.max {
+		ri.tapes[key] = t
+		ri.taped += t.bytes
+	}
 	return nil
+}
+
+// cost is about what a tape holds: each event, its paths and its file's
+// place in files.
+func (t *tape) cost() int64 {
+	n := int64(0)
+	for i := range t.events {
+		ev := &t.events[i]
+		n += int64(len(ev.rel)+len(ev.display)+len(ev.message)) + 200
+		if ev.tpath != ev.rel {
+			n += int64(len(ev.tpath))
+		}
+	}
+	return n
+}
+
+// dropTapes forgets every tape.
+func (ri *rootIndex) dropTapes() {
+	clear(ri.tapes)
+	ri.taped = 0
 }
 
 // taped records what the walk does to the call outside a file's search:
@@ -199,23 +223,23 @@ func (ri *rootIndex) stale(tree *nofollow.Tree, paths []string, all bool) {
 		return
 	}
 	if all {
-		clear(ri.tapes)
+		ri.dropTapes()
 		return
 	}
 	for _, p := range paths {
 		name := path.Base(p)
 		if p == "" || slices.Contains(ignore.Files[:], name) || strings.Contains("/"+p, "/.git/") || name == ".git" {
-			clear(ri.tapes)
+			ri.dropTapes()
 			return
 		}
 		st, err := tree.Lstat(p)
 		if err != nil || st.Type != nofollow.File {
-			clear(ri.tapes)
+			ri.dropTapes()
 			return
 		}
 		for _, t := range ri.tapes {
 			if !t.files[p] {
-				clear(ri.tapes)
+				ri.dropTapes()
 				return
 			}
 		}

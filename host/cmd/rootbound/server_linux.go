@@ -95,15 +95,15 @@ func serverName() string { return "server-" + buildID() }
 var buildID = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
-		return "unknown"
+		return "" // no server then
 	}
 	fi, err := os.Stat(exe)
 	if err != nil {
-		return "unknown"
+		return ""
 	}
 	st, _ := fi.Sys().(*syscall.Stat_t)
 	if st == nil {
-		return "unknown"
+		return ""
 	}
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d %d %d %d", st.Dev, st.Ino, fi.Size(), fi.ModTime().UnixNano())
@@ -149,14 +149,21 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 	}
 	dir := serverDir()
 	cwd, err := os.Getwd()
-	if err != nil || privateDir(dir) != nil {
+	if err != nil || buildID() == "" || privateDir(dir) != nil {
 		return 0, false
 	}
-	code, ok := callServer(dir, clientRequest{Args: args, Cwd: cwd, TTY: isTerminal(stdout)}, stdout, stderr)
-	if !ok {
-		startServer(dir)
+	sock := filepath.Join(dir, serverName()+".sock")
+	if _, err := os.Stat(sock); err == nil {
+		if code, ok := callServer(dir, clientRequest{Args: args, Cwd: cwd, TTY: isTerminal(stdout)}, stdout, stderr); ok {
+			return code, true
+		}
+		if conn, err := net.Dial("unix", sock); err == nil {
+			conn.Close()
+			return 0, false // it is there, and left this call to this process
+		}
 	}
-	return code, ok
+	startServer(dir) // none, or a socket a dead one left: for the calls after this one
+	return 0, false
 }
 
 // callServer sends req to the server in dir and relays its answer. It
@@ -238,7 +245,7 @@ func callServer(dir string, req clientRequest, stdout, stderr io.Writer) (int, b
 
 // startServer starts a server in the background, for the calls after this
 // one, and does not wait for it.
-func startServer(dir string) {
+var startServer = func(dir string) {
 	exe, err := os.Executable()
 	if err != nil {
 		return
@@ -449,7 +456,7 @@ func (s *server) handle(conn *net.UnixConn) {
 		w.send(frameExit, []byte{0})
 		return
 	}
-	if req.Version != buildID() || req.Home != os.Getenv("HOME") || req.Config != os.Getenv("XDG_CONFIG_HOME") ||
+	if req.Version == "" || req.Version != buildID() || req.Home != os.Getenv("HOME") || req.Config != os.Getenv("XDG_CONFIG_HOME") ||
 		len(req.Args) == 0 || req.Args[0] != "glob" && req.Args[0] != "grep" || !filepath.IsAbs(req.Cwd) || s.stopping() {
 		w.send(frameFallback, nil)
 		return

@@ -248,3 +248,53 @@ func waitStopped(t *testing.T, dir string, s *testServer) {
 		t.Error("the socket is left")
 	}
 }
+
+// TestViaServer: the command's way to its server: with none, or only the
+// socket a dead one left, the call runs in its process and a server is
+// started; with one, the call goes to it; --no-server and
+// ROOTBOUND_SERVER=off keep it in the process and start nothing.
+func TestViaServer(t *testing.T) {
+	tree := testtree.New(t, map[string]string{"a.txt": "alpha\n"})
+	t.Chdir(tree)
+	saved := startServer
+	t.Cleanup(func() { startServer = saved })
+	started := 0
+	startServer = func(string) { started++ }
+	call := func(args ...string) (string, int, bool) {
+		var out bytes.Buffer
+		code, ok := viaServer(args, &out, &out)
+		return out.String(), code, ok
+	}
+	t.Setenv("ROOTBOUND_SERVER", "")
+	t.Setenv("ROOTBOUND_SERVER_DIR", filepath.Join(t.TempDir(), "none"))
+	if _, _, ok := call("grep", "alpha"); ok || started != 1 {
+		t.Errorf("no server: taken %v, %d started", ok, started)
+	}
+	// A socket left by a server that died.
+	stale := filepath.Join(t.TempDir(), "stale")
+	if err := privateDir(stale); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", filepath.Join(stale, serverName()+".sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(false)
+	l.Close()
+	t.Setenv("ROOTBOUND_SERVER_DIR", stale)
+	if _, _, ok := call("grep", "alpha"); ok || started != 2 {
+		t.Errorf("a dead server's socket: taken %v, %d started", ok, started)
+	}
+	dir, _ := startTestServer(t, time.Hour)
+	t.Setenv("ROOTBOUND_SERVER_DIR", dir)
+	if out, code, ok := call("grep", "alpha"); !ok || code != 0 || out != "a.txt:alpha\n" || started != 2 {
+		t.Errorf("a server: taken %v, exit %d, %q, %d started", ok, code, out, started)
+	}
+	if _, _, ok := call("grep", "--no-server", "alpha"); ok || started != 2 {
+		t.Errorf("--no-server: taken %v, %d started", ok, started)
+	}
+	t.Setenv("ROOTBOUND_SERVER", "off")
+	if _, _, ok := call("grep", "alpha"); ok || started != 2 {
+		t.Errorf("ROOTBOUND_SERVER=off: taken %v, %d started", ok, started)
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// bigTable times issue 20's goals on a tree of 100,000 files, about 1 GB
+// (the generated C tree grown: writeCTreeOf): repeat greps on a runner
+// with the index beside rg and the same greps without it, the index's
+// build and memory, greps after a burst of edits, and the time from an
+// edit to the grep that sees it. Only with -run big (or nothing): the tree
+// takes a minute to write.
+func bigTable(ctx context.Context, keep *regexp.Regexp, tmp string) error {
+	if !keep.MatchString("big") {
+		return nil
+	}
+	dir := filepath.Join(tmp, "big")
+	start := time.Now()
+	if err := writeCTreeOf(dir, 100_000, 4); err != nil {
+		return err
+	}
+	files, bytes := 0, int64(0)
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				files++
+				bytes += fi.Size()
+			}
+		}
+		return nil
+	})
+	written := time.Since(start)
+	cfg := func() host.Config {
+		return host.NewConfig().WithRoot("/tree", dir).WithTimeout(5*time.Minute).WithBudget(0, 0).WithMaxResultBytes(1 << 30).WithParallelism(1)
+	}
+	without, err := host.NewRunner(ctx, cfg())
+	if err != nil {
+		return err
+	}
+	defer without.Close(ctx)
+	// Two runners with the index: the default cap (96 MiB), which holds
+	// part of this tree's, and one that holds all of it (instances of 1
+	// GiB, the index's cap 448 MiB).
+	indexed := func(c host.Config) (*host.Runner, time.Duration, int64, error) {
+		rss0 := rss()
+		start := time.Now()
+		r, err := host.NewRunner(ctx, c)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		for !r.Indexed() {
+			if time.Since(start) > 10*time.Minute {
+				r.Close(ctx)
+				return nil, 0, 0, fmt.Errorf("the index of the big tree was not built in 10 minutes")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		return r, time.Since(start), rss() - rss0, nil
+	}
+	with, built, memory, err := indexed(cfg().WithIndex(true, 0))
+	if err != nil {
+		return err
+	}
+	defer with.Close(ctx)
+	large, builtLarge, memoryLarge, err := indexed(cfg().WithMemoryLimit(1<<30).WithIndex(true, 448<<20))
+	if err != nil {
+		return err
+	}
+	defer large.Close(ctx)
+	g := func(pattern string, literal bool, c protocol.Case, mode protocol.OutputMode) host.GrepArgs {
+		return host.GrepArgs{Pattern: pattern, Literal: literal, Case: c, OutputMode: mode, MaxResults: protocol.MaxResultsCeiling}
+	}
+	rows := []struct {
+		name string
+		ref  []string
+		grep host.GrepArgs
+		goal float64
+	}{
+		{"grep -l rare literal", rg("-l", "-F", "flash_probe_gpio_init"), g("flash_probe_gpio_init", true, "", ""), 0.1},
+		{"grep -n rare literal", rg("-n", "-F", "flash_probe_gpio_init"), g("flash_probe_gpio_init", true, "", protocol.ModeContent), 0.1},
+		{`grep -l regex \w+_gpio_init\(`, rg("-l", `\w+_gpio_init\(`), g(`\w+_gpio_init\(`, false, "", ""), 0.3},
+		{"grep -l alternation of two identifiers", rg("-l", "flash_probe_gpio_init|usb_phy_reset_init"), g("flash_probe_gpio_init|usb_phy_reset_init", false, "", ""), 0.3},
+		{"grep -l -i literal", rg("-l", "-i", "FLASH_PROBE_GPIO_INIT"), g("FLASH_PROBE_GPIO_INIT", false, protocol.CaseInsensitive, ""), 0.3},
+	}
+	fmt.Printf("\nIssue 20 on a tree of %d files, %d MB (the generated C tree grown; written in %s): %d interleaved rounds, median\n\n",
+		files, bytes>>20, written.Round(time.Second), Runs)
+	fmt.Println("| case | rg | without the index | with it (cap 96 MiB) | with ÷ rg | goal | with it (cap 448 MiB) | with ÷ rg | goal |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	lib := func(r *host.Runner, a host.GrepArgs) func() error {
+		return func() error { _, err := r.Grep(ctx, a); return err }
+	}
+	verdict := func(t, ref timing, goal float64) string {
+		if q := ratio(t, ref); q > goal || q == 0 {
+			return "missed"
+		}
+		return "met"
+	}
+	for _, c := range rows {
+		t := interleaved(func() error { return refRun(c.ref, dir) }, lib(without, c.grep), lib(with, c.grep), lib(large, c.grep))
+		fmt.Printf("| %s | %s | %s | %s | %.2f× | ≤ %.1f× rg (%s) | %s | %.2f× | ≤ %.1f× rg (%s) |\n", c.name, ms(t[0]), ms(t[1]),
+			ms(t[2]), ratio(t[2], t[0]), c.goal, verdict(t[2], t[0], c.goal), ms(t[3]), ratio(t[3], t[0]), c.goal, verdict(t[3], t[0], c.goal))
+	}
+	scan := median(lib(without, rows[0].grep))
+	for _, b := range []struct {
+		cap    string
+		built  time.Duration
+		memory int64
+	}{{"96 MiB", built, memory}, {"448 MiB", builtLarge, memoryLarge}} {
+		v := "met"
+		if b.built > 2*scan.d {
+			v = "missed"
+		}
+		fmt.Printf("\n| index build (cap %s), runner start to ready | %s | one full scan %s | %.1f× | goal ≤ 2× (%s) | the process's memory grew %d MB |",
+			b.cap, ms(timing{d: b.built}), ms(scan), float64(b.built)/float64(scan.d), v, b.memory>>20)
+	}
+	fmt.Println()
+	with = large // the rows below: the index that holds the tree
+
+	// A burst of edits (a line appended to 200 files across the tree),
+	// then the rare literal's grep: the feed names the files, which are
+	// read again; the other 99,800 are still known.
+	var edited []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".c") && len(edited) < 200 && len(p)%7 == 0 {
+			edited = append(edited, p)
+		}
+		return nil
+	})
+	burst := func(round int) error {
+		for _, p := range edited {
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(f, "/* edit %d */\n", round)
+			f.Close()
+		}
+		return nil
+	}
+	var after, rgAfter []time.Duration
+	for round := range Runs {
+		if err := burst(round); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		if err := refRun(rows[0].ref, dir); err != nil {
+			return err
+		}
+		rgAfter = append(rgAfter, time.Since(t0))
+		if err := burst(round); err != nil {
+			return err
+		}
+		t0 = time.Now()
+		if _, err := with.Grep(ctx, rows[0].grep); err != nil {
+			return err
+		}
+		after = append(after, time.Since(t0))
+	}
+	fmt.Printf("\n| grep -l rare literal after a burst of edits (%d files appended to) | rg %s | with the index %s | %.2f× |\n",
+		len(edited), ms(timing{d: mid(rgAfter)}), ms(timing{d: mid(after)}), float64(mid(after))/float64(mid(rgAfter)))
+
+	// From an edit to the grep that sees it: a new name written, then a
+	// grep for it, which must find it at once.
+	var seen []time.Duration
+	for round := range Runs {
+		token := "edited_token_" + strconv.Itoa(round) + "_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		t0 := time.Now()
+		if err := os.WriteFile(edited[round], []byte("int "+token+";\n"), 0o644); err != nil {
+			return err
+		}
+		res, err := with.Grep(ctx, host.GrepArgs{Pattern: token, Literal: true})
+		if err != nil {
+			return err
+		}
+		if len(res.Items) != 1 {
+			return fmt.Errorf("the grep after the edit found %d files, want 1", len(res.Items))
+		}
+		seen = append(seen, time.Since(t0))
+	}
+	fmt.Printf("\n| from an edit to the grep that sees it (the first grep after it, every round) | %s |\n", ms(timing{d: mid(seen)}))
+	return nil
+}
+
+// mid is the median of ds.
+func mid(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// rss is the process's resident memory.
+func rss() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
