@@ -21,6 +21,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -265,7 +266,10 @@ func (c call) library(ctx context.Context, r *Runner) outcome {
 }
 
 // cli runs the rootbound command on the case's directory, as a person would.
-func (c call) cli(bin, root string) outcome {
+func (c call) cli(bin, root string) outcome { return c.cliEnv(bin, root, nil) }
+
+// cliEnv is cli with the command's environment (nil: the test's).
+func (c call) cliEnv(bin, root string, env []string) outcome {
 	var args []string
 	var path string
 	if c.glob != nil {
@@ -290,7 +294,7 @@ func (c call) cli(bin, root string) outcome {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdout, cmd.Stderr, cmd.Env = &out, &errb, env
 	err := cmd.Run()
 	o := fromLines(out.Bytes(), time.Since(start))
 	o.text += errb.String()
@@ -398,7 +402,45 @@ func TestHostileTrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close(ctx)
-	runtimes := append([]string{"wazero library", "wazero CLI"}, processRuntimes(t)...)
+	// The same library with the index of the hostile tree (issue 20): built
+	// over every case's directory, it must change no answer.
+	indexed, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", h.root).WithTimeout(timeout).WithIndex(true, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer indexed.Close(ctx)
+	for start := time.Now(); !indexed.Indexed(); time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 5*time.Minute {
+			t.Fatal("the index of the hostile tree was not built in 5 minutes")
+		}
+	}
+	// The command through its resident server (issue 20), started here in
+	// a directory of the test's and stopped at its end.
+	serverEnv := append(slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, "ROOTBOUND_SERVER") }),
+		"ROOTBOUND_SERVER_DIR="+filepath.Join(t.TempDir(), "server"))
+	server := exec.Command(bin, "server")
+	server.Env = serverEnv
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stop := exec.Command(bin, "server", "--stop")
+		stop.Env = serverEnv
+		if out, err := stop.CombinedOutput(); err != nil {
+			t.Errorf("server --stop: %v %s", err, out)
+			server.Process.Kill()
+		}
+		server.Wait()
+	}()
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(strings.TrimPrefix(serverEnv[len(serverEnv)-1], "ROOTBOUND_SERVER_DIR="), "*.sock")); len(m) > 0 {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the resident server made no socket")
+		}
+	}
+	runtimes := append([]string{"wazero library", "wazero library, index", "wazero CLI", "wazero CLI, server"}, processRuntimes(t)...)
 	startup := map[string]time.Duration{}
 	for _, rt := range runtimes {
 		if argv := serveArgv(rt); argv != nil {
@@ -528,11 +570,16 @@ func TestHostileTrees(t *testing.T) {
 				switch {
 				case rt == "wazero library":
 					o = c.call.library(ctx, r)
-				case rt == "wazero CLI" && c.libOnly:
+				case rt == "wazero library, index":
+					o = c.call.library(ctx, indexed)
+				case strings.HasPrefix(rt, "wazero CLI") && c.libOnly:
 					record(c.name, rt, "n/a: on the command line a person names the root", true)
 					continue
 				case rt == "wazero CLI":
 					o = c.call.cli(bin, h.root)
+					o.whole = true
+				case rt == "wazero CLI, server":
+					o = c.call.cliEnv(bin, h.root, serverEnv)
 					o.whole = true
 				case rt == "node" || rt == "wasmtime":
 					o = c.call.serve(serveArgv(rt), h.root)
@@ -541,7 +588,7 @@ func TestHostileTrees(t *testing.T) {
 				// What every case must show (nothing outside read, no host
 				// path shown, no raw control character, on time) is checked
 				// first: no known limitation excuses it.
-				if v := common(o, h, rt == "wazero library"); v != "" {
+				if v := common(o, h, strings.HasPrefix(rt, "wazero library")); v != "" {
 					t.Errorf("%s: %s", rt, v)
 					record(c.name, rt, v, false)
 					continue
