@@ -330,8 +330,9 @@ func TestIndexRacy(t *testing.T) {
 }
 
 // TestIndexMemoryCap: what a root's index holds in all (the index, its
-// files' entries, its recorded walks) stays within its cap, files past
-// three quarters of it are left to be read, and answers do not change.
+// files' entries, its recorded walks) stays near its cap (a file is added
+// after the look at it), files past three quarters of it are left to be
+// read, walks are kept while they fit, and answers do not change.
 func TestIndexMemoryCap(t *testing.T) {
 	files := map[string]string{}
 	rng := rand.New(rand.NewPCG(1, 2))

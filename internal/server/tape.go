@@ -24,7 +24,7 @@ type tape struct {
 	events  []tapeEvent
 	end     tapeCounts // at the walk's end
 	entries int64      // entries the walk visited
-	bytes   int64      // about what it holds (cost)
+	held    int64      // about what it holds (cost)
 	files   map[string]bool
 	// counts are the walk's counts now, while the tape is being recorded.
 	counts func() tapeCounts
@@ -137,9 +137,9 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *gr
 	if len(ri.tapes) >= maxTapes {
 		ri.dropTapes()
 	}
-	if t.bytes = t.cost(); ri.used()+t.bytes <= ri.max {
+	if t.held = t.cost(); ri.used()+t.held <= ri.max {
 		ri.tapes[key] = t
-		ri.taped += t.bytes
+		ri.taped += t.held
 	}
 	return nil
 }
