@@ -202,8 +202,11 @@ func (r *runner) call(line []byte, out io.Writer) error {
 		_, werr := out.Write(trapped(req.ID, items, err))
 		return werr
 	case <-time.After(deadline + deadlineGrace + stuckGrace):
-		go func() { <-ran; os.RemoveAll(dir) }() // once the store lets go of it
 		items, cerr := copyLines(out, outPath)
+		// Removed now, not when the store lets go of it: a store blocked on
+		// a FIFO may hold it until the process exits, which left the
+		// directory behind; its open files stay valid once unlinked.
+		os.RemoveAll(dir)
 		if cerr != nil {
 			return cerr
 		}
