@@ -27,7 +27,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -201,15 +200,7 @@ func run() error {
 			}
 			return err
 		})
-		proc := median(func() error {
-			cmd := exec.Command(cli, append(c.cli, tree)...)
-			cmd.Stdout = io.Discard
-			err := cmd.Run()
-			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
-				return nil
-			}
-			return err
-		})
+		proc := median(func() error { return runDiscard(exec.Command(cli, append(c.cli, tree)...)) })
 		libTimes[c.name] = lib
 		goal := "–"
 		if c.goal > 0 {
@@ -259,10 +250,17 @@ func run() error {
 func refRun(argv []string, dir string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
+	return runDiscard(cmd)
+}
+
+// runDiscard runs cmd with its output discarded (through a pipe: rg behaves
+// otherwise when its stdout is /dev/null). Exit status 1, nothing found,
+// is not a failure.
+func runDiscard(cmd *exec.Cmd) error {
 	cmd.Stdout = io.Discard
 	err := cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
-		return nil // no match is not a failure
+		return nil
 	}
 	return err
 }
@@ -300,8 +298,7 @@ func median(f func() error) timing {
 		}
 		ds[i] = time.Since(start)
 	}
-	slices.Sort(ds)
-	return timing{d: ds[Runs/2]}
+	return timing{d: mid(ds)}
 }
 
 func ms(t timing) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,12 +31,8 @@ func serverTable(keep *regexp.Regexp, cli, tmp string, trees map[string]string) 
 	command := func(args ...string) func() error {
 		return func() error {
 			cmd := exec.Command(cli, args...)
-			cmd.Env, cmd.Stdout = env, io.Discard
-			err := cmd.Run()
-			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
-				return nil
-			}
-			return err
+			cmd.Env = env
+			return runDiscard(cmd)
 		}
 	}
 	defer command("server", "--stop", "--dir", dir)()

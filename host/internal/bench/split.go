@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -92,8 +91,7 @@ func interleaved(fs ...func() error) []timing {
 	}
 	for i := range out {
 		if out[i].err == nil {
-			slices.Sort(ds[i])
-			out[i].d = ds[i][len(ds[i])/2]
+			out[i].d = mid(ds[i])
 		}
 	}
 	return out
