@@ -221,6 +221,29 @@ func goroot(b *testing.B) string {
 	return strings.TrimSpace(string(out))
 }
 
+// BenchmarkTrigrams finds the distinct trigrams of each file of a tree
+// (INDEX_TREE, or GOROOT's src), the per-byte loop every build runs before
+// it makes a posting list: a build's floor. Under wazero (the test built
+// with GOOS=wasip1 GOARCH=wasm, the tree mounted) it is the module's.
+func BenchmarkTrigrams(b *testing.B) {
+	docs := corpus(b, os.Getenv("INDEX_TREE"))
+	text := 0
+	for _, d := range docs {
+		text += len(d)
+	}
+	b.SetBytes(int64(text))
+	ix := New()
+	n := 0
+	for range b.N {
+		for _, d := range docs {
+			if len(d) >= 3 {
+				n += len(ix.trigrams(d))
+			}
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N)/float64(len(docs)), "trigrams/file")
+}
+
 // BenchmarkBuild builds an index of a tree's files (INDEX_TREE, or GOROOT's
 // src), reporting its size against the text's and, for the bench's
 // patterns, the share of the files a search then reads.
