@@ -160,3 +160,51 @@ type GrepArgs struct {
 	// one stopped.
 	Offset int `json:"offset,omitempty"`
 }
+
+// ReadArgs reads lines of one file, numbered, as grep's items.
+type ReadArgs struct {
+	// Path is the file to read, relative to the default root or under a root's
+	// name ("/docs/README.md"), as results show paths. ".." that leaves a
+	// root, and any path into .git, is CodeOutsideRoot; a symbolic link at any
+	// component of it is CodeSymlink; a directory, FIFO, socket or device is
+	// CodeNotAFile.
+	Path string `json:"path"`
+	// Offset is the first line to read, 1-based; 0 means 1. A truncated answer
+	// gives the next one (NextOffset).
+	Offset int `json:"offset,omitempty"`
+	// Limit is how many lines to read; 0 means the default and cap, 2,000.
+	Limit int `json:"limit,omitempty"`
+	// MaxBytes caps the bytes of the lines one call returns; 0 means
+	// DefaultReadBytes. The lines that fit are returned, and the notice gives
+	// the offset to read on.
+	MaxBytes int `json:"max_bytes,omitempty"`
+}
+
+// ListArgs lists one directory's entries, or a small tree of them, with
+// their kinds and sizes, as glob picks them.
+type ListArgs struct {
+	// Path is the search root: a directory or a single file, relative to the
+	// default root or under a root's name ("/docs/api"). Empty means the
+	// default root. ".." that leaves a root, and any path into .git, is
+	// CodeOutsideRoot; a symbolic link at any component of it is CodeSymlink.
+	Path string `json:"path,omitempty"`
+	// Depth is how deep to list: 1 (the default) is the directory's own
+	// entries, 2 theirs too, as a small tree.
+	Depth int `json:"depth,omitempty"`
+	// MaxResults caps the results; 0 means the default, 100. Tools handed to
+	// models take 1 to 1000; the module takes up to 1,000,000.
+	MaxResults int `json:"max_results,omitempty"`
+	// NoIgnore turns ignore files off: .gitignore, .ignore, .rgignore,
+	// .git/info/exclude and a root's RootPolicy.Ignore. A root's deny list
+	// always applies.
+	NoIgnore bool `json:"no_ignore,omitempty"`
+	// Hidden set to false leaves hidden files and directories out (names
+	// starting with "."). Nil means true: hidden files are looked at, unless
+	// the root hides them (RootPolicy.HideHidden).
+	Hidden *bool `json:"hidden,omitempty"`
+	// Offset skips the first results (lines in ModeContent, files otherwise),
+	// for paging: a truncated answer gives the offset of the next page
+	// (NextOffset), and the same call with it continues exactly where the last
+	// one stopped.
+	Offset int `json:"offset,omitempty"`
+}

@@ -13,19 +13,22 @@ import (
 // AuditRecord is what a call did, in one record (Config.WithAudit): every
 // call that was asked for, run, denied or refused as invalid.
 type AuditRecord struct {
-	Tool string // "glob" or "grep"
+	Tool string // "glob", "grep", "read" or "list"
 	// Description is what the model said the call is for, when its tool
 	// arguments carried a "description" (as DeerFlow's tools do).
 	Description string
-	Pattern     string        // as given
-	Path        string        // the search path, or the default root's name
-	Mode        OutputMode    // grep's output mode
-	Reads       []Read        // what it read (none when it was refused first)
-	Status      string        // StatusComplete, StatusPartial or StatusFailed
-	Code        string        // the error code, if any
-	Results     int           // results sent
-	Truncated   bool          // more existed
-	Duration    time.Duration // from Run to its end
+	Pattern     string     // as given
+	Path        string     // the search path, or the default root's name
+	Mode        OutputMode // grep's output mode
+	// Lines is the range of lines a read returned ("10-59"), or the line
+	// it asked to start at when it returned none ("10-"); never contents.
+	Lines     string
+	Reads     []Read        // what it read (none when it was refused first)
+	Status    string        // StatusComplete, StatusPartial or StatusFailed
+	Code      string        // the error code, if any
+	Results   int           // results sent
+	Truncated bool          // more existed
+	Duration  time.Duration // from Run to its end
 }
 
 // String is the record on one line: tool, pattern, path, mode, then what it
@@ -35,7 +38,14 @@ type AuditRecord struct {
 //	grep pattern="TODO\(" path="/workspace" mode=content: complete, 12 results, 35ms
 func (a AuditRecord) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s pattern=%s path=%s", a.Tool, match.Quote(a.Pattern), match.Quote(a.Path))
+	b.WriteString(a.Tool)
+	if a.Tool == "glob" || a.Tool == "grep" {
+		fmt.Fprintf(&b, " pattern=%s", match.Quote(a.Pattern))
+	}
+	fmt.Fprintf(&b, " path=%s", match.Quote(a.Path))
+	if a.Lines != "" {
+		fmt.Fprintf(&b, " lines=%s", a.Lines)
+	}
 	if a.Mode != "" {
 		fmt.Fprintf(&b, " mode=%s", a.Mode)
 	}
@@ -59,6 +69,13 @@ func (p *Prepared) audit(res *Result, d time.Duration) AuditRecord {
 		Results: res.Done.Results, Truncated: res.Done.Truncated, Duration: d}
 	if p.grep != nil {
 		a.Mode = res.Mode
+	}
+	if p.read != nil {
+		first := max(p.read.Offset, 1)
+		a.Lines = fmt.Sprintf("%d-", first)
+		if n := res.Done.Results; n > 0 {
+			a.Lines += fmt.Sprint(first + n - 1)
+		}
 	}
 	if e := res.Done.Error; e != nil {
 		a.Code = e.Code

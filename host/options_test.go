@@ -61,7 +61,7 @@ func sample(o options.Option) any {
 		return true
 	case options.Int:
 		return max(o.Min, 2)
-	case options.List, options.Array:
+	case options.Strings, options.Array:
 		return []string{"go"}
 	case options.Enum:
 		return o.Values[len(o.Values)-1]

@@ -51,13 +51,15 @@ type Prepared struct {
 	tool  string
 	glob  *GlobArgs
 	grep  *GrepArgs
+	read  *ReadArgs
+	list  *ListArgs
 	reads []Read
 	// description is what the model said the call is for (Tools.Call's
 	// "description"), for the audit record.
 	description string
 }
 
-// Tool is "glob" or "grep".
+// Tool is "glob", "grep", "read" or "list".
 func (p *Prepared) Tool() string { return p.tool }
 
 // Reads returns what the call will read.
@@ -207,27 +209,39 @@ func (p *Prepared) RunEach(ctx context.Context, fn func(Item) error) (*Result, e
 
 func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, error) {
 	if p == nil || p.r == nil || len(p.reads) == 0 {
-		// A Prepared not made by PrepareGlob or PrepareGrep reads nothing.
-		res := failedResult("", newError(CodeInvalidArgument, "this call was not prepared (a Prepared comes from Runner.PrepareGlob, PrepareGrep or Tools.Prepare)"))
+		// A Prepared not made by a Runner's Prepare methods reads nothing.
+		res := failedResult("", newError(CodeInvalidArgument, "this call was not prepared (a Prepared comes from Runner.PrepareGlob, PrepareGrep, PrepareRead, PrepareList or Tools.Prepare)"))
 		return res, res.Err()
 	}
 	start := time.Now()
 	var res *Result
 	var req protocol.Request
-	if p.glob != nil {
+	switch {
+	case p.glob != nil:
 		res = p.r.globResult(*p.glob)
 		wire := protocol.GlobArgs(*p.glob)
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling // each result is handed over, none held: every one
 		}
 		req.Glob = &wire
-	} else {
+	case p.grep != nil:
 		res = p.r.grepResult(*p.grep)
 		wire := protocol.GrepArgs(*p.grep)
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling
 		}
 		req.Grep = &wire
+	case p.read != nil:
+		res = &Result{Tool: "read", Path: p.read.Path, offset: p.read.Offset}
+		wire := protocol.ReadArgs(*p.read)
+		req.Read = &wire
+	default:
+		res = &Result{Tool: "list", Path: p.r.where(p.list.Path), offset: p.list.Offset}
+		wire := protocol.ListArgs(*p.list)
+		if each != nil && wire.MaxResults == 0 {
+			wire.MaxResults = protocol.MaxResultsCeiling
+		}
+		req.List = &wire
 	}
 	res.hides = p.r.cfg.policies[p.reads[0].Root].HideHidden
 	if guard := p.r.cfg.guard; guard != nil {

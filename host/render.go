@@ -25,9 +25,15 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "[Error (%s): %s]\n", d.Error.Code, d.Error.Message)
 		return b.String()
 	}
+	if r.Tool == "read" {
+		r.readText(&b)
+		return b.String()
+	}
 	if n := r.results(); n > 0 {
 		var what string
 		switch {
+		case r.Tool == "list":
+			what = plural(n, "entry", "entries")
 		case r.Tool == "glob":
 			what = plural(n, "file", "files") + " matching"
 		case r.Mode == protocol.ModeContent && r.only:
@@ -50,12 +56,19 @@ func (r *Result) Text() string {
 		case d.Truncated:
 			lead = "The first " + lead
 		}
-		fmt.Fprintf(&b, "%s %s in %s:\n", lead, r.patterns(), match.Quote(r.Path))
+		if r.Tool == "list" {
+			fmt.Fprintf(&b, "%s in %s:\n", lead, match.Quote(r.Path))
+		} else {
+			fmt.Fprintf(&b, "%s %s in %s:\n", lead, r.patterns(), match.Quote(r.Path))
+		}
 	}
 	for _, it := range r.Items {
 		printer.WriteItem(&b, "", printItem(it))
 	}
-	if r.results() == 0 && d.Status == protocol.StatusComplete {
+	switch {
+	case r.results() == 0 && d.Status == protocol.StatusComplete && r.Tool == "list":
+		fmt.Fprintf(&b, "No entries in %s.\n", match.Quote(r.Path))
+	case r.results() == 0 && d.Status == protocol.StatusComplete:
 		what := "files match"
 		if r.Tool == "grep" {
 			what = "matches for"
@@ -65,7 +78,18 @@ func (r *Result) Text() string {
 			fmt.Fprintf(&b, "[Hint: %s.]\n", r.Hint)
 		}
 	}
-	if d.Truncated {
+	r.notices(&b)
+	return b.String()
+}
+
+// notices writes what follows the results: the truncation notice, a
+// partial call's error, the problems, what was skipped and why.
+func (r *Result) notices(b *strings.Builder) {
+	d := r.Done
+	if d.Truncated && r.Tool == "read" && d.NextOffset > 0 {
+		fmt.Fprintf(b, "[Truncated: the file has %s; this answer ends at line %d: pass offset: %d to read on.]\n",
+			printer.Count(int64(d.Lines), "1 line", "lines"), d.NextOffset-1, d.NextOffset)
+	} else if d.Truncated {
 		shown := fmt.Sprintf("the first %d results", d.Results)
 		if d.Results == 1 {
 			shown = "the first result"
@@ -73,29 +97,28 @@ func (r *Result) Text() string {
 		if r.offset > 0 {
 			shown = fmt.Sprintf("results %d to %d", r.offset+1, r.offset+d.Results)
 		}
-		fmt.Fprintf(&b, "[Truncated: showing %s; %s.]\n", shown, d.Narrow)
+		fmt.Fprintf(b, "[Truncated: showing %s; %s.]\n", shown, d.Narrow)
 	}
 	if d.Error != nil {
-		fmt.Fprintf(&b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
+		fmt.Fprintf(b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
 	}
 	for _, p := range r.Problems {
 		what := "Could not read"
 		if p.Code == protocol.SkippedBinary {
 			what = "Skipped"
 		}
-		fmt.Fprintf(&b, "[%s %s: %s]\n", what, escape.Path(string(p.Path)), p.Message)
+		fmt.Fprintf(b, "[%s %s: %s]\n", what, escape.Path(string(p.Path)), p.Message)
 	}
 	if s := printer.Counted(printer.Skipped(d.Skipped)); s != "" {
-		fmt.Fprintf(&b, "[Skipped: %s.]\n", s)
+		fmt.Fprintf(b, "[Skipped: %s.]\n", s)
 	}
 	for _, line := range printer.LeftOut(printer.Skipped(d.Skipped), r.hides, printer.Model) {
-		fmt.Fprintf(&b, "[Skipped: %s.]\n", line)
+		fmt.Fprintf(b, "[Skipped: %s.]\n", line)
 	}
 	if d.IgnoredBy != "" {
-		fmt.Fprintf(&b, "[Note: the path %s is ignored (%s); it was searched because it was named.]\n",
+		fmt.Fprintf(b, "[Note: the path %s is ignored (%s); it was searched because it was named.]\n",
 			escape.Path(r.Path), escape.Line(d.IgnoredBy))
 	}
-	return b.String()
 }
 
 // patterns names the call's patterns: the first, quoted, and how many more.
@@ -118,10 +141,36 @@ func (r *Result) results() int {
 	return n
 }
 
+// readText writes a read's answer: which lines of how many, the lines
+// numbered as cat -n numbers them, then the notices.
+func (r *Result) readText(b *strings.Builder) {
+	d := r.Done
+	path := match.Quote(r.Path)
+	if len(r.Items) > 0 {
+		path = match.Quote(string(r.Items[0].Path))
+	}
+	first := max(r.offset, 1)
+	switch n := r.results(); {
+	case n == 1:
+		fmt.Fprintf(b, "Line %d of %s (%s):\n", first, path, printer.Count(int64(d.Lines), "1 line", "lines"))
+	case n > 0:
+		fmt.Fprintf(b, "Lines %d to %d of %s (%s):\n", first, first+n-1, path, printer.Count(int64(d.Lines), "1 line", "lines"))
+	case d.Status == protocol.StatusComplete && d.Lines == 0:
+		fmt.Fprintf(b, "%s is empty.\n", path)
+	case d.Status == protocol.StatusComplete:
+		fmt.Fprintf(b, "[%s has %s: offset %d is past its end.]\n", path, printer.Count(int64(d.Lines), "1 line", "lines"), first)
+	}
+	p := printer.Lines{W: b, Style: printer.Style{Numbered: true}}
+	for _, it := range r.Items {
+		p.Write(printItem(it))
+	}
+	r.notices(b)
+}
+
 // printItem is an item as the printer takes it.
 func printItem(it Item) printer.Item {
 	return printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
-		Break: it.Break, Context: it.Context, Count: it.Count}
+		Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size}
 }
 
 func plural(n int, one, many string) string { return printer.Plural(int64(n), one, many) }

@@ -29,15 +29,16 @@ type ToolSpec struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
-// Tools hands a Runner's glob and grep to a model: their specs, and Call,
-// which takes a model's JSON arguments and returns the text it reads.
+// Tools hands a Runner's glob, grep, read and list to a model: their
+// specs, and Call, which takes a model's JSON arguments and returns the
+// text it reads.
 type Tools struct{ r *Runner }
 
 // NewTools returns the tools of r.
 func NewTools(r *Runner) *Tools { return &Tools{r: r} }
 
-// Specs returns the tool specs, glob first. The grep description states
-// the runner's file size cap.
+// Specs returns the tool specs: glob, grep, read, list. The grep and read
+// descriptions state the runner's file size cap.
 func (t *Tools) Specs() []ToolSpec {
 	size := int64(protocol.DefaultMaxFileSize)
 	if t.r != nil {
@@ -46,6 +47,8 @@ func (t *Tools) Specs() []ToolSpec {
 	return []ToolSpec{
 		{Name: "glob", Description: globDescription, InputSchema: json.RawMessage(globSchema)},
 		{Name: "grep", Description: fmt.Sprintf(grepDescription, sizeText(size)), InputSchema: json.RawMessage(grepSchema)},
+		{Name: "read", Description: fmt.Sprintf(readDescription, sizeText(size)), InputSchema: json.RawMessage(readSchema)},
+		{Name: "list", Description: listDescription, InputSchema: json.RawMessage(listSchema)},
 	}
 }
 
@@ -142,7 +145,7 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 }
 
 // Prepare validates a model's JSON arguments for the tool name and prepares
-// the call (Runner.PrepareGlob, PrepareGrep). It takes exactly what the
+// the call (Runner.PrepareGlob, PrepareGrep, PrepareRead, PrepareList). It takes exactly what the
 // tool's JSON Schema allows: one JSON object, keys spelled as the schema
 // spells them (case counts), none twice, nothing after it, each value of
 // its type and within its range, null for a property left out (as strict
@@ -166,8 +169,18 @@ func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
 		if a, desc, err = decodeArgs[GrepArgs](name, options.Grep, args, grepValidator); err == nil {
 			p, err = t.r.PrepareGrep(a)
 		}
+	case "read":
+		var a ReadArgs
+		if a, desc, err = decodeArgs[ReadArgs](name, options.Read, args, readValidator); err == nil {
+			p, err = t.r.PrepareRead(a)
+		}
+	case "list":
+		var a ListArgs
+		if a, desc, err = decodeArgs[ListArgs](name, options.List, args, listValidator); err == nil {
+			p, err = t.r.PrepareList(a)
+		}
 	default:
-		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob or grep", name))
+		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob, grep, read or list", name))
 	}
 	if err != nil {
 		return nil, err
@@ -353,6 +366,8 @@ func failedResult(tool string, err *Error) *Result {
 var (
 	globValidator = mustResolve(globSchema)
 	grepValidator = mustResolve(grepSchema)
+	readValidator = mustResolve(readSchema)
+	listValidator = mustResolve(listSchema)
 )
 
 // mustResolve compiles a schema of this file; a schema that does not
@@ -369,7 +384,7 @@ func mustResolve(schema string) *jsonschema.Resolved {
 	return r
 }
 
-const globDescription = `Find files by name or path pattern, fast, without reading them. Use this tool, not find, ls -R or fd in a shell. ` +
+const globDescription = `Find files by name or path pattern, fast, without reading them. Use this tool, not find, ls -R or fd in a shell; then grep to find lines in them, and read to read them. ` +
 	`A pattern without "/" matches file names at any depth ("*.go", "Makefile"); with "/" it matches the path below the search path, or the path as results show it ("src/**/*_test.go", "src/" for everything in src). ` +
 	`Syntax: * and ? (not crossing /), ** (any directories), [a-z], [!a-z], {a,b}. ` +
 	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are included (hidden: false leaves them out); .git never is; symbolic links are not followed. ` +
@@ -377,7 +392,7 @@ const globDescription = `Find files by name or path pattern, fast, without readi
 	`Results are in directory order, at most max_results (default 100); a notice says when there were more and gives the offset of the next page (offset: 100). ` +
 	`Paths are as results show them, or the absolute paths of the workspace.`
 
-const grepDescription = `Search file contents with a regular expression (RE2 syntax; \w \d \s \b are Unicode-aware as in ripgrep) or a literal string, line by line. Use this tool, not grep or rg in a shell. ` +
+const grepDescription = `Search file contents with a regular expression (RE2 syntax; \w \d \s \b are Unicode-aware as in ripgrep) or a literal string, line by line. Use this tool, not grep or rg in a shell; then read to see a found line's surroundings (offset: its line number minus a few). ` +
 	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" the number of matching lines per file, "count_matches" the number of matches per file. ` +
 	`In content mode, context: 2 adds two lines around each match (before_context, after_context for one side), shown as path-N-text with -- between groups; only_matching: true shows just the matched text. ` +
 	`multiline: true lets a match span lines ("func \w+\([^)]*\n[^)]*\)"); word: true matches whole words only; patterns: ["TODO", "FIXME"] adds patterns; invert: true takes the lines that do not match; max_count: 1 takes the first matching line of each file; crlf: true lets $ match before \r. ` +
@@ -391,4 +406,16 @@ const grepDescription = `Search file contents with a regular expression (RE2 syn
 var (
 	globSchema = string(options.Schema(options.Glob))
 	grepSchema = string(options.Schema(options.Grep))
+	readSchema = string(options.Schema(options.Read))
+	listSchema = string(options.Schema(options.List))
 )
+
+const readDescription = `Read lines of one file, numbered as cat -n numbers them (the number, a tab, the line). Use this tool, not cat, head, tail or sed in a shell; find the file first with glob or grep. ` +
+	`offset is the first line (1-based, default 1), limit how many lines (default and at most 2000), max_bytes a cap of the answer's size (default 100000). ` +
+	`The answer says which lines of how many it holds; when there are more, a notice gives the offset to read on from. Long lines are cut, with "…" where they were. ` +
+	`A file with a UTF-16 byte order mark is decoded. Binary files, files over %s, directories (use list) and devices are refused with a typed error; symbolic links are not followed; .git is never read.`
+
+const listDescription = `List one directory's entries: files with their sizes, directories with a trailing /, symbolic links (never followed). Use this tool, not ls in a shell; glob finds files by pattern at any depth. ` +
+	`depth: 2 or 3 shows a small tree (default 1: the directory's own entries). ` +
+	`Entries are in directory order (a directory's entries right after it), at most max_results (default 100); a notice says when there were more and gives the offset of the next page. ` +
+	`What .gitignore, .ignore or .rgignore rules ignore is left out and counted (no_ignore: true includes it); hidden entries are listed (hidden: false leaves them out); .git never is.`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,8 +50,15 @@ func TestToolsCall(t *testing.T) {
 		})
 	}
 	specs := tools.Specs()
-	if len(specs) != 2 || specs[0].Name != "glob" || specs[1].Name != "grep" || !json.Valid(specs[1].InputSchema) {
-		t.Errorf("specs: %+v", specs)
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+		if !json.Valid(s.InputSchema) {
+			t.Errorf("%s: the schema is not JSON", s.Name)
+		}
+	}
+	if !slices.Equal(names, []string{"glob", "grep", "read", "list"}) {
+		t.Errorf("specs: %v, want glob, grep, read, list", names)
 	}
 }
 
@@ -81,10 +89,11 @@ func TestStrictSpecs(t *testing.T) {
 		for name := range schema.Properties {
 			args[name] = nil
 		}
-		args["pattern"] = map[int]string{0: "*.go", 1: "TODO"}[i]
+		given := map[int][2]string{0: {"pattern", "*.go"}, 1: {"pattern", "TODO"}, 2: {"path", "a.go"}, 3: {"path", "."}}[i]
+		args[given[0]] = given[1]
 		b, _ := json.Marshal(args)
 		strict, _ := tools.Call(context.Background(), spec.Name, b)
-		plain, _ := tools.Call(context.Background(), spec.Name, json.RawMessage(fmt.Sprintf(`{"pattern":%q}`, args["pattern"])))
+		plain, _ := tools.Call(context.Background(), spec.Name, json.RawMessage(fmt.Sprintf(`{%q:%q}`, given[0], given[1])))
 		if strict != plain || !strings.Contains(strict, "a.go") {
 			t.Errorf("%s: with nulls %q, without %q", spec.Name, strict, plain)
 		}

@@ -95,7 +95,19 @@ type Item struct {
 	// Context marks a line around a match (GrepArgs.Context).
 	Context bool `json:"context,omitempty"`
 	Count   int  `json:"count,omitempty"`
+	// Kind is a listed entry's kind: KindFile, KindDir (its Path ends in
+	// "/") or KindSymlink (listed, never followed).
+	Kind string `json:"kind,omitempty"`
+	// Size is a listed file's size in bytes.
+	Size int64 `json:"size,omitempty"`
 }
+
+// Kinds of listed entries (Item.Kind).
+const (
+	KindFile    = protocol.KindFile
+	KindDir     = protocol.KindDir
+	KindSymlink = protocol.KindSymlink
+)
 
 // Span is where a match is in an item's Text: byte offsets, End exclusive.
 type Span = protocol.Span
@@ -141,6 +153,8 @@ type Done struct {
 	// IgnoredBy, when the search path is itself ignored, names the rule
 	// (`.gitignore:3 "build/"`): it was searched because it was named.
 	IgnoredBy string `json:"ignored_by,omitempty"`
+	// Lines, for a read, is how many lines the file has.
+	Lines int `json:"lines,omitempty"`
 }
 
 // How a call ended.
@@ -200,13 +214,16 @@ const (
 	CodeMemory          = protocol.CodeMemory          // the module reached its memory cap
 	CodeDenied          = protocol.CodeDenied          // the read guard refused the call
 	CodeInternal        = protocol.CodeInternal        // a bug, or a module that stopped
+	CodeBinary          = protocol.CodeBinary          // read: the file is binary (a NUL byte)
+	CodeTooLarge        = protocol.CodeTooLarge        // read: the file is over the size cap
+	CodeNotAFile        = protocol.CodeNotAFile        // read: a directory, FIFO, socket or device
 )
 
 // fromItem, fromProblem, fromDone and fromError convert the module's wire
 // types, which have the same fields.
 func fromItem(it *protocol.Item) Item {
 	return Item{Path: Data(it.Path), LineNumber: it.LineNumber, Text: (*Data)(it.Text),
-		Submatches: it.Submatches, Break: it.Break, Context: it.Context, Count: it.Count}
+		Submatches: it.Submatches, Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size}
 }
 
 func fromProblem(p *protocol.Problem) Problem {
@@ -215,7 +232,7 @@ func fromProblem(p *protocol.Problem) Problem {
 
 func fromDone(d *protocol.Done) Done {
 	return Done{Status: d.Status, Error: fromError(d.Error), Results: d.Results, Truncated: d.Truncated,
-		Narrow: d.Narrow, NextOffset: d.NextOffset, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats), IgnoredBy: d.IgnoredBy}
+		Narrow: d.Narrow, NextOffset: d.NextOffset, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats), IgnoredBy: d.IgnoredBy, Lines: d.Lines}
 }
 
 func fromError(e *protocol.Error) *Error {

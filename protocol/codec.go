@@ -42,13 +42,22 @@ func DecodeRequest(line []byte) (Request, *Error) {
 		return req, NewError(CodeInvalidArgument, fmt.Sprintf("version %d, want %d", req.V, Version))
 	}
 	if req.Index != nil {
-		if req.Glob != nil || req.Grep != nil || req.Shard != nil {
-			return req, NewError(CodeInvalidArgument, `an "index" request names no "glob", "grep" or "shard"`)
+		if req.Glob != nil || req.Grep != nil || req.Read != nil || req.List != nil || req.Shard != nil {
+			return req, NewError(CodeInvalidArgument, `an "index" request names no "glob", "grep", "read", "list" or "shard"`)
 		}
 		return req, nil
 	}
-	if (req.Glob == nil) == (req.Grep == nil) {
-		return req, NewError(CodeInvalidArgument, `a request names exactly one of "glob" and "grep"`)
+	n := 0
+	for _, set := range []bool{req.Glob != nil, req.Grep != nil, req.Read != nil, req.List != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return req, NewError(CodeInvalidArgument, `a request names exactly one of "glob", "grep", "read" and "list"`)
+	}
+	if req.Shard != nil && req.Grep == nil {
+		return req, NewError(CodeInvalidArgument, `only a "grep" is split in shards`)
 	}
 	return req, nil
 }

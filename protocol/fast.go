@@ -89,6 +89,14 @@ func appendItemLine(dst []byte, id string, seq int64, it *Item, w *ItemWriter) [
 		dst = append(dst, `,"count":`...)
 		dst = strconv.AppendInt(dst, int64(it.Count), 10)
 	}
+	if it.Kind != "" {
+		dst = append(dst, `,"kind":`...)
+		dst = appendString(dst, it.Kind)
+	}
+	if it.Size != 0 {
+		dst = append(dst, `,"size":`...)
+		dst = strconv.AppendInt(dst, it.Size, 10)
+	}
 	return append(dst, "}}\n"...)
 }
 
@@ -305,6 +313,18 @@ func parseItemLine(line []byte, r *ItemReader) (id string, seq int64, it Item, o
 		if it.Count, ok = p.int(); !ok {
 			return "", -1, it, false
 		}
+	}
+	if p.lit(`,"kind":`) {
+		if it.Kind, ok = p.str(); !ok {
+			return "", -1, it, false
+		}
+	}
+	if p.lit(`,"size":`) {
+		n, ok := p.int()
+		if !ok {
+			return "", -1, it, false
+		}
+		it.Size = int64(n)
 	}
 	if !p.lit("}}") || !(p.i == len(p.b) || (p.i == len(p.b)-1 && p.b[p.i] == '\n')) {
 		return "", -1, Item{}, false

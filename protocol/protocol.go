@@ -37,12 +37,14 @@ func ErrLineTooLong() *Error {
 	return NewError(CodeInvalidArgument, fmt.Sprintf("request line longer than %d bytes", MaxLineBytes))
 }
 
-// Request is one call: exactly one of Glob and Grep is set.
+// Request is one call: exactly one of Glob, Grep, Read and List is set.
 type Request struct {
 	V      int       `json:"v"`
 	ID     string    `json:"id"`
 	Glob   *GlobArgs `json:"glob,omitempty"`
 	Grep   *GrepArgs `json:"grep,omitempty"`
+	Read   *ReadArgs `json:"read,omitempty"`
+	List   *ListArgs `json:"list,omitempty"`
 	Limits *Limits   `json:"limits,omitempty"`
 	// Policy is set by the host, never by a model: what each root lets a
 	// call see.
@@ -167,6 +169,9 @@ func (a *GrepArgs) CheckLists() *Error {
 	return checkLists("glob", a.Glob, "iglob", a.Iglob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
 }
 
+// CheckLists checks the lengths of the lists of a list call (none).
+func (a *ListArgs) CheckLists() *Error { return nil }
+
 // CheckLists checks the lengths of the lists of a request to index.
 func (a *IndexArgs) CheckLists() *Error { return checkLists("roots", a.Roots) }
 
@@ -226,6 +231,16 @@ const (
 	// ModeCountMatches counts matches, not lines, per file (rg
 	// --count-matches).
 	ModeCountMatches OutputMode = "count_matches"
+)
+
+// Read's and list's bounds: the lines one read returns at most (and by
+// default, as agents' read tools take them), the bytes of those lines by
+// default and at most, and how deep a list goes.
+const (
+	MaxReadLines     = 2000
+	DefaultReadBytes = 100_000
+	MaxReadBytes     = 1 << 20
+	MaxListDepth     = 10
 )
 
 // MaxContext bounds the context lines asked for on either side of a match.
@@ -305,7 +320,9 @@ type Progress struct {
 
 // Item is one result. Glob and files_with_matches set Path; content sets
 // Path, LineNumber, Text, and Submatches (where the matches are in Text) or
-// Context (a context line, not a result); count sets Path and Count.
+// Context (a context line, not a result); count sets Path and Count; read
+// sets Path, LineNumber and Text (a line of the file); list sets Path,
+// Kind and, for a file, Size.
 type Item struct {
 	Path       Data   `json:"path"`
 	LineNumber int    `json:"line_number,omitempty"`
@@ -317,7 +334,19 @@ type Item struct {
 	Break   bool `json:"break,omitempty"`
 	Context bool `json:"context,omitempty"`
 	Count   int  `json:"count,omitempty"`
+	// Kind is a listed entry's kind: KindFile, KindDir (its Path ends in
+	// "/") or KindSymlink (listed, never followed).
+	Kind string `json:"kind,omitempty"`
+	// Size is a listed file's size in bytes.
+	Size int64 `json:"size,omitempty"`
 }
+
+// Kinds of listed entries.
+const (
+	KindFile    = "file"
+	KindDir     = "directory"
+	KindSymlink = "symlink"
+)
 
 // Span is where a match is in an item's Text: byte offsets, End exclusive.
 type Span struct {
@@ -360,6 +389,8 @@ type Done struct {
 	// Shard, in a shard's answer, is where it stopped and the words of a
 	// truncation notice (shard.go).
 	Shard *ShardEnd `json:"shard,omitempty"`
+	// Lines, in a read's answer, is how many lines the file has.
+	Lines int `json:"lines,omitempty"`
 }
 
 // Skipped counts what was passed over, by reason.
@@ -412,12 +443,18 @@ const (
 	CodeMemory          = "memory"
 	CodeDenied          = "denied"
 	CodeInternal        = "internal"
+	// Read's: a file that is binary (a NUL byte), over the size cap, or
+	// not a regular file (a directory, FIFO, socket or device).
+	CodeBinary   = "binary"
+	CodeTooLarge = "too_large"
+	CodeNotAFile = "not_a_file"
 )
 
 // Codes lists every error code, in the order of the WIT enum.
 var Codes = []string{
 	CodeInvalidPattern, CodeInvalidArgument, CodeNotFound, CodeNotADirectory,
 	CodeOutsideRoot, CodeSymlink, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeDenied, CodeInternal,
+	CodeBinary, CodeTooLarge, CodeNotAFile,
 }
 
 // Error is a typed failure of a whole call.

@@ -23,6 +23,8 @@ var records = map[string]reflect.Type{
 	"request":      reflect.TypeFor[protocol.Request](),
 	"glob-args":    reflect.TypeFor[protocol.GlobArgs](),
 	"grep-args":    reflect.TypeFor[protocol.GrepArgs](),
+	"read-args":    reflect.TypeFor[protocol.ReadArgs](),
+	"list-args":    reflect.TypeFor[protocol.ListArgs](),
 	"limits":       reflect.TypeFor[protocol.Limits](),
 	"item":         reflect.TypeFor[protocol.Item](),
 	"span":         reflect.TypeFor[protocol.Span](),
@@ -49,6 +51,7 @@ var enums = map[string][]string{
 	"error-code":   protocol.Codes,
 	"ignore-kind":  protocol.IgnoreKinds,
 	"sort-order":   {string(protocol.SortPath), string(protocol.SortMTime)},
+	"entry-kind":   {protocol.KindFile, protocol.KindDir, protocol.KindSymlink},
 }
 
 var dataType = reflect.TypeFor[protocol.Data]()
@@ -205,7 +208,7 @@ func typeAgrees(wt wit.Type, gt reflect.Type) string {
 // that are not options, and enums list the WIT enum's cases.
 func TestToolSchemasMatchWIT(t *testing.T) {
 	defs := load(t)
-	records := map[string]string{"glob": "glob-args", "grep": "grep-args"}
+	records := map[string]string{"glob": "glob-args", "grep": "grep-args", "read": "read-args", "list": "list-args"}
 	for _, spec := range host.NewTools(nil).Specs() {
 		var schema struct {
 			Properties map[string]struct {
@@ -270,7 +273,7 @@ func TestToolSchemasMatchWIT(t *testing.T) {
 // required, of its kind, an enum with the enum's cases.
 func TestOptionsMatchWIT(t *testing.T) {
 	defs := load(t)
-	for tool, record := range map[options.Tool]string{options.Glob: "glob-args", options.Grep: "grep-args"} {
+	for tool, record := range map[options.Tool]string{options.Glob: "glob-args", options.Grep: "grep-args", options.Read: "read-args", options.List: "list-args"} {
 		rec := defs[record].Kind.(*wit.Record)
 		fields := map[string]wit.Type{}
 		for _, f := range rec.Fields {
@@ -319,7 +322,7 @@ func optionKindAgrees(wt wit.Type, o options.Option) string {
 	case *wit.TypeDef:
 		switch k := wt.Kind.(type) {
 		case *wit.List:
-			if _, ok := k.Type.(wit.String); ok && (o.Kind == options.List || o.Kind == options.Array) {
+			if _, ok := k.Type.(wit.String); ok && (o.Kind == options.Strings || o.Kind == options.Array) {
 				return ""
 			}
 		case *wit.Enum:

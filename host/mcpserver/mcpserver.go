@@ -83,9 +83,9 @@ func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rootbound", Title: "rootbound: glob and grep in a sandbox", Version: version},
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rootbound", Title: "rootbound: glob, grep, read and list in a sandbox", Version: version},
 		&mcp.ServerOptions{
-			Instructions: "glob finds files by name or path; grep searches their contents. Both only read, only below the configured roots.",
+			Instructions: "glob finds files by name or path; grep searches their contents; read reads a file's lines; list lists a directory. All only read, only below the configured roots.",
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
 				s.mu.Lock()
 				delete(s.roots, req.Session) // asked again at the next call
@@ -268,7 +268,9 @@ const outputSchema = `{
       "submatches": {"type": "array", "items": {"type": "object", "properties": {"start": {"type": "integer"}, "end": {"type": "integer"}}}},
       "break": {"type": "boolean"},
       "context": {"type": "boolean"},
-      "count": {"type": "integer"}
+      "count": {"type": "integer"},
+      "kind": {"type": "string", "enum": ["file", "directory", "symlink"]},
+      "size": {"type": "integer"}
     }, "required": ["path"]}},
     "problems": {"type": "array", "items": {"type": "object"}},
     "done": {"type": "object", "properties": {
@@ -276,7 +278,8 @@ const outputSchema = `{
       "results": {"type": "integer"},
       "truncated": {"type": "boolean"},
       "narrow": {"type": "string"},
-      "next_offset": {"type": "integer"}
+      "next_offset": {"type": "integer"},
+      "lines": {"type": "integer"}
     }, "required": ["status", "results", "truncated"]}
   },
   "required": ["items", "problems", "done"]

@@ -113,15 +113,20 @@ func TestClient(t *testing.T) {
 		if len(lt.Tools) != len(specs) {
 			t.Fatalf("%d tools, want %d", len(lt.Tools), len(specs))
 		}
+		byName := map[string]host.ToolSpec{}
+		for _, s := range specs {
+			byName[s.Name] = s
+		}
 		for i, tool := range lt.Tools {
-			if tool.Name != specs[i].Name || tool.Annotations == nil || !tool.Annotations.ReadOnlyHint || !tool.Annotations.IdempotentHint ||
+			spec, ok := byName[tool.Name]
+			if !ok || tool.Annotations == nil || !tool.Annotations.ReadOnlyHint || !tool.Annotations.IdempotentHint ||
 				tool.Annotations.OpenWorldHint == nil || *tool.Annotations.OpenWorldHint || tool.OutputSchema == nil {
 				t.Errorf("tool %d: %+v, annotations %+v", i, tool, tool.Annotations)
 			}
 			got, _ := json.Marshal(tool.InputSchema)
 			var a, b any
 			json.Unmarshal(got, &a)
-			json.Unmarshal(specs[i].InputSchema, &b)
+			json.Unmarshal(spec.InputSchema, &b)
 			if ga, _ := json.Marshal(a); string(ga) != mustJSON(b) {
 				t.Errorf("%s: input schema differs from host.Tools'", tool.Name)
 			}
@@ -272,7 +277,7 @@ func TestHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if lt, err := cs.ListTools(ctx, nil); err != nil || len(lt.Tools) != 2 {
+	if lt, err := cs.ListTools(ctx, nil); err != nil || len(lt.Tools) != 4 {
 		t.Fatalf("list: %v", err)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": "TODO", "output_mode": "content"}})

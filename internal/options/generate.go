@@ -29,7 +29,7 @@ func NodeFlags() []byte {
 		Defaults map[string]any `json:"defaults"`
 	}
 	out := map[string]any{"generated": "by go generate ./internal/options, from its table of options: do not edit"}
-	for _, tool := range []Tool{Glob, Grep} {
+	for _, tool := range All {
 		tj := toolJSON{Flags: []flagJSON{}, Defaults: map[string]any{}}
 		for _, o := range For(tool) {
 			for _, f := range o.Flags {
@@ -65,7 +65,7 @@ func NodeFlags() []byte {
 	return append(b, '\n')
 }
 
-var kindNames = map[Kind]string{String: "string", Bool: "bool", Int: "int", List: "list", Array: "array", Enum: "enum"}
+var kindNames = map[Kind]string{String: "string", Bool: "bool", Int: "int", Strings: "list", Array: "array", Enum: "enum"}
 
 // Markdown is the option table of a tool for README.md: each option, the
 // flags of the command that set it, and what it does.
@@ -112,7 +112,7 @@ func markers(tool Tool) (begin, end string) {
 // generated block made current; an error when a block's markers are
 // missing.
 func ReplaceMarkdown(readme []byte) ([]byte, error) {
-	for _, tool := range []Tool{Glob, Grep} {
+	for _, tool := range All {
 		begin, end := markers(tool)
 		i := bytes.Index(readme, []byte(begin))
 		j := bytes.Index(readme, []byte(end))
@@ -128,7 +128,7 @@ func ReplaceMarkdown(readme []byte) ([]byte, error) {
 	return readme, nil
 }
 
-// GoArgs is the Go source of a package's GlobArgs and GrepArgs (package
+// GoArgs is the Go source of a package's GlobArgs, GrepArgs, ReadArgs and ListArgs (package
 // pkg: "protocol" or "host"), generated from the table: a field per
 // option, its name, type, JSON name and documentation. The two packages'
 // types are then the same field for field, and convert to each other.
@@ -138,8 +138,10 @@ func GoArgs(pkg string) []byte {
 	docs := map[Tool]string{
 		Glob: "GlobArgs finds regular files (and, with IncludeDirs, directories) by name\n// or path. Contents are never read.",
 		Grep: "GrepArgs searches file contents, line by line: a match never spans lines\n// unless Multiline is set.",
+		Read: "ReadArgs reads lines of one file, numbered, as grep's items.",
+		List: "ListArgs lists one directory's entries, or a small tree of them, with\n// their kinds and sizes, as glob picks them.",
 	}
-	for _, tool := range []Tool{Glob, Grep} {
+	for _, tool := range All {
 		fmt.Fprintf(&b, "\n// %s\ntype %sArgs struct {\n", docs[tool], GoName(Names[tool]))
 		for _, o := range For(tool) {
 			for _, line := range wrap(o.GoDoc, 72) {
@@ -185,7 +187,7 @@ func (o Option) goType() string {
 		return "bool"
 	case o.Kind == Int:
 		return "int"
-	case o.Kind == List || o.Kind == Array:
+	case o.Kind == Strings || o.Kind == Array:
 		return "Strings"
 	}
 	return "string"

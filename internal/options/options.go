@@ -1,4 +1,4 @@
-// Package options declares every option of a glob or grep call once: its
+// Package options declares every option of a glob, grep, read or list call once: its
 // wire name, type and bounds, the command-line flags that set it with
 // their one-line help, and the description a model reads. As ripgrep's
 // flag definitions do, one declaration feeds every place an option shows:
@@ -28,22 +28,27 @@ type Tool uint8
 const (
 	Glob Tool = 1 << iota
 	Grep
+	Read
+	List
 	Both = Glob | Grep
 )
 
-// Names is the tools' names, in their order.
-var Names = map[Tool]string{Glob: "glob", Grep: "grep"}
+// All is every tool, in their order.
+var All = []Tool{Glob, Grep, Read, List}
+
+// Names is the tools' names.
+var Names = map[Tool]string{Glob: "glob", Grep: "grep", Read: "read", List: "list"}
 
 // Kind is an option's JSON type.
 type Kind uint8
 
 const (
-	String Kind = iota // a string
-	Bool               // true or false
-	Int                // an integer, within Min and Max
-	List               // a string or a list of strings
-	Array              // a list of strings, each not empty
-	Enum               // one of Values
+	String  Kind = iota // a string
+	Bool                // true or false
+	Int                 // an integer, within Min and Max
+	Strings             // a string or a list of strings
+	Array               // a list of strings, each not empty
+	Enum                // one of Values
 )
 
 // Flag is a command-line spelling of an option.
@@ -142,18 +147,37 @@ var Table = []Option{
 		GoDoc: `Literal takes Pattern as a literal string.`,
 		Doc:   "Take the pattern as a literal string.",
 		Flags: []Flag{{Long: "fixed-strings", Short: "F", Help: "the pattern is a literal string, not a regular expression"}}},
-	{Name: "path", Tools: Both, Kind: String, Spelling: "PATH",
+	{Name: "path", Tools: Read, Kind: String, Required: true, Spelling: "PATH[:LINE[-LINE]]",
+		GoDoc: `Path is the file to read, relative to the default root or under a root's name ("/docs/README.md"), as results show paths. ".." that leaves a root, and any path into .git, is CodeOutsideRoot; a symbolic link at any component of it is CodeSymlink; a directory, FIFO, socket or device is CodeNotAFile.`,
+		Doc:   "File to read, relative to the workspace or under a root's name, as glob and grep results show paths."},
+	{Name: "offset", Tools: Read, Kind: Int, Min: 1, Max: protocol.MaxResultsCeiling,
+		GoDoc: `Offset is the first line to read, 1-based; 0 means 1. A truncated answer gives the next one (NextOffset).`,
+		Doc:   "First line to read, 1-based (default 1); a notice at the end gives the next offset when there is more.",
+		Flags: []Flag{{Long: "offset", Arg: "LINE", Help: "the first line to read (1-based; PATH:LINE says the same)"}}},
+	{Name: "limit", Tools: Read, Kind: Int, Min: 1, Max: protocol.MaxReadLines,
+		GoDoc:      `Limit is how many lines to read; 0 means the default and cap, 2,000.`,
+		Doc:        "How many lines to read (default and at most 2000).",
+		CLIDefault: fmt.Sprint(protocol.MaxReadLines),
+		Flags:      []Flag{{Long: "limit", Short: "n", Arg: "N", Help: "read at most N lines (PATH:A-B reads lines A to B)"}}},
+	{Name: "max_bytes", Tools: Read, Kind: Int, Min: 1, Max: protocol.MaxReadBytes,
+		GoDoc: `MaxBytes caps the bytes of the lines one call returns; 0 means DefaultReadBytes. The lines that fit are returned, and the notice gives the offset to read on.`,
+		Doc:   "At most this many bytes of lines in one answer (default 100000); the notice gives the offset to read on."},
+	{Name: "path", Tools: Both | List, Kind: String, Spelling: "PATH",
 		GoDoc: `Path is the search root: a directory or a single file, relative to the default root or under a root's name ("/docs/api"). Empty means the default root. ".." that leaves a root, and any path into .git, is CodeOutsideRoot; a symbolic link at any component of it is CodeSymlink.`,
 		Doc:   "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."},
-	{Name: "glob", Tools: Grep, Kind: List,
+	{Name: "depth", Tools: List, Kind: Int, Min: 1, Max: protocol.MaxListDepth,
+		GoDoc: `Depth is how deep to list: 1 (the default) is the directory's own entries, 2 theirs too, as a small tree.`,
+		Doc:   "How deep to list: 1 (default) the directory's own entries, 2 or 3 a small tree.",
+		Flags: []Flag{{Long: "depth", Short: "d", Arg: "N", Help: "list N levels deep (1: the directory's own entries)"}}},
+	{Name: "glob", Tools: Grep, Kind: Strings,
 		GoDoc: `Glob picks the files searched, as ripgrep's -g: "*.go" only Go files, "!*_test.go" all but Go tests; the last glob that matches a file decides, and a file none matches is searched unless some glob is an inclusion.`,
 		Doc:   "Search only files matching these globs (a name pattern, or a path pattern with /); a glob starting with ! excludes; the last glob that matches a file decides.",
 		Flags: []Flag{{Long: "glob", Short: "g", Arg: "GLOB", Help: "search only files matching this glob; !GLOB excludes; repeat it, the last match decides"}}},
-	{Name: "iglob", Tools: Grep, Kind: List,
+	{Name: "iglob", Tools: Grep, Kind: Strings,
 		GoDoc: `Iglob are more globs, as Glob's, matched without regard to case (rg --iglob); they come after Glob's in deciding.`,
 		Doc:   "As glob, matched without regard to case.",
 		Flags: []Flag{{Long: "iglob", Arg: "GLOB", Help: "as -g, without regard to case; repeat it"}}},
-	{Name: "glob", Tools: Glob, Kind: List,
+	{Name: "glob", Tools: Glob, Kind: Strings,
 		GoDoc: `Glob keeps, of what Pattern finds, the files these globs take, as grep's Glob (rg -g): "!" excludes, the last glob that matches decides.`,
 		Doc:   "Keep only found files these globs take too, as grep's glob (! excludes)."},
 	{Name: "case", Tools: Grep, Kind: Enum, Values: []string{string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)}, GoType: "Case",
@@ -173,7 +197,7 @@ var Table = []Option{
 			{Long: "count", Short: "c", Value: string(protocol.ModeCount), Help: "print the number of matching lines per file"},
 			{Long: "count-matches", Value: string(protocol.ModeCountMatches), Help: "print the number of matches per file"},
 		}},
-	{Name: "max_results", Tools: Glob, Kind: Int, Min: 1, Max: protocol.MaxResultsTool,
+	{Name: "max_results", Tools: Glob | List, Kind: Int, Min: 1, Max: protocol.MaxResultsTool,
 		GoDoc:      `MaxResults caps the results; 0 means the default, 100. Tools handed to models take 1 to 1000; the module takes up to 1,000,000.`,
 		Doc:        "At most this many results (default 100).",
 		CLIDefault: fmt.Sprint(protocol.MaxResultsCeiling),
@@ -183,7 +207,7 @@ var Table = []Option{
 		Doc:        "At most this many files (or lines, for content; matches with only_matching); default 100.",
 		CLIDefault: fmt.Sprint(protocol.MaxResultsCeiling),
 		Flags:      []Flag{{Long: "max-results", Arg: "N", Help: "stop after this many results (at least 1; the default is everything)"}}},
-	{Name: "exclude", Tools: Glob, Kind: List,
+	{Name: "exclude", Tools: Glob, Kind: Strings,
 		GoDoc: `Exclude leaves out what these globs match, a directory with all it holds (fd's --exclude).`,
 		Doc:   "Leave out what these globs match (a directory with all it holds).",
 		Flags: []Flag{{Long: "exclude", Short: "E", Arg: "GLOB", Help: "leave out what this glob matches, a directory with all it holds; repeat it"}}},
@@ -195,7 +219,7 @@ var Table = []Option{
 		GoDoc: `IncludeDirs lists matching directories too, with a trailing "/".`,
 		Doc:   "List matching directories too (with a trailing /).",
 		Flags: []Flag{{Long: "include-dirs", Help: "list matching directories too (with a trailing /)"}}},
-	{Name: "entry_type", Tools: Glob, Kind: List, Go: "EntryType",
+	{Name: "entry_type", Tools: Glob, Kind: Strings, Go: "EntryType",
 		GoDoc: `EntryType lists what kinds of entries are found: "file" (the default), "directory" (with a trailing "/", as IncludeDirs) and "symlink" (a symbolic link, listed, never followed).`,
 		Doc:   `Kinds of entries to find: "file" (default), "directory" (shown with a trailing /), "symlink" (links are listed, never followed).`,
 		Flags: []Flag{{Long: "type", Short: "t", Arg: "TYPE", Map: map[string]string{"f": "file", "file": "file", "d": "directory", "directory": "directory", "dir": "directory", "l": "symlink", "symlink": "symlink", "x": "executable", "executable": "executable"},
@@ -251,14 +275,14 @@ var Table = []Option{
 		GoDoc: `MaxColumns, if positive, leaves out the text of a line longer than this many bytes (rg -M): its item has a LineNumber and no Text, and printers write ripgrep's "[Omitted long matching line]" (or "context line").`,
 		Doc:   "Content mode: a line longer than this many bytes is not shown (rg -M), only [Omitted long matching line] with its number, e.g. 500 keeps minified files out of the answer.",
 		Flags: []Flag{{Long: "max-columns", Short: "M", Arg: "N", Help: "do not print lines longer than N bytes; print [Omitted long matching line] instead"}}},
-	{Name: "type", Tools: Both, Kind: List,
+	{Name: "type", Tools: Both, Kind: Strings,
 		GoDoc: `Type keeps only files of these types, ripgrep's names ("go", "py", "ts", "md"; TypeNames lists them).`,
 		Doc:   "Only files of these types, ripgrep's names: " + typeNames,
 		Flags: []Flag{
 			{Long: "type", Short: "t", Arg: "TYPE", Tools: Grep, Help: "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it"},
 			{Long: "rg-type", Arg: "TYPE", Tools: Glob, Help: "only files of this type, ripgrep's names (go, py, md; --type-list lists them); repeat it"},
 		}},
-	{Name: "type_not", Tools: Both, Kind: List,
+	{Name: "type_not", Tools: Both, Kind: Strings,
 		GoDoc: `TypeNot leaves out files of these types.`,
 		Doc:   "Leave out files of these types.",
 		Flags: []Flag{
@@ -273,22 +297,22 @@ var Table = []Option{
 		GoDoc: `MaxDepth, if positive, bounds how deep below the search root a call looks: 1 is the search root's own entries.`,
 		Doc:   "Look at most this deep below the search path (1: its own entries).",
 		Flags: []Flag{{Long: "max-depth", Short: "d", Arg: "N", Help: "look at most this deep below PATH (1: its own entries)"}}},
-	{Name: "no_ignore", Tools: Both, Kind: Bool,
+	{Name: "no_ignore", Tools: Both | List, Kind: Bool,
 		GoDoc: `NoIgnore turns ignore files off: .gitignore, .ignore, .rgignore, .git/info/exclude and a root's RootPolicy.Ignore. A root's deny list always applies.`,
 		Doc:   "Include what .gitignore, .ignore and .rgignore rules ignore.",
 		Flags: []Flag{
 			{Long: "no-ignore", Tools: Grep, Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"},
-			{Long: "no-ignore", Short: "I", Tools: Glob, Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"},
+			{Long: "no-ignore", Short: "I", Tools: Glob | List, Help: "do not apply .gitignore, .ignore, .rgignore, .git/info/exclude or global excludes"},
 		}},
-	{Name: "hidden", Tools: Both, Kind: Bool, GoType: "*bool",
+	{Name: "hidden", Tools: Both | List, Kind: Bool, GoType: "*bool",
 		GoDoc: `Hidden set to false leaves hidden files and directories out (names starting with "."). Nil means true: hidden files are looked at, unless the root hides them (RootPolicy.HideHidden).`,
 		Doc:   "Look at hidden files and directories (default true).",
 		Flags: []Flag{
 			{Long: "no-hidden", Value: "false", Help: "leave out hidden files and directories (by default they are searched)"},
 			{Long: "hidden", Value: "true", Tools: Grep, Help: "search hidden files and directories (the default; as rg --hidden)"},
-			{Long: "hidden", Short: "H", Value: "true", Tools: Glob, Help: "look at hidden files and directories (the default; as fd -H)"},
+			{Long: "hidden", Short: "H", Value: "true", Tools: Glob | List, Help: "look at hidden files and directories (the default; as fd -H)"},
 		}},
-	{Name: "offset", Tools: Both, Kind: Int, Min: 0, Max: protocol.MaxResultsCeiling,
+	{Name: "offset", Tools: Both | List, Kind: Int, Min: 0, Max: protocol.MaxResultsCeiling,
 		GoDoc: `Offset skips the first results (lines in ModeContent, files otherwise), for paging: a truncated answer gives the offset of the next page (NextOffset), and the same call with it continues exactly where the last one stopped.`,
 		Doc:   "Skip this many results, to page: a truncation notice gives the next offset (offset: 100 after the first 100).",
 		Flags: []Flag{{Long: "offset", Arg: "N", Help: "skip the first N results (to page through them with --max-results)"}}},

@@ -145,7 +145,7 @@ func kindFits(k options.Kind, t reflect.Type) bool {
 		return t.Kind() == reflect.Bool || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Bool
 	case options.Int:
 		return t.Kind() == reflect.Int
-	case options.List, options.Array:
+	case options.Strings, options.Array:
 		return t == reflect.TypeFor[protocol.Strings]()
 	}
 	return false

@@ -10,7 +10,7 @@ import (
 func Schema(tool Tool) []byte {
 	var b bytes.Buffer
 	b.WriteString("{\n  \"type\": \"object\",\n  \"properties\": {")
-	var required []string
+	required := []string{}
 	for i, o := range For(tool) {
 		if i > 0 {
 			b.WriteByte(',')
@@ -55,7 +55,7 @@ func property(o Option) []byte {
 		if o.Max > 0 {
 			field("maximum", o.Max)
 		}
-	case List:
+	case Strings:
 		field("anyOf", []any{map[string]any{"type": "string"},
 			map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})
 	case Array:

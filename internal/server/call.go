@@ -138,6 +138,10 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		s.index(c, req.Index)
 	case req.Glob != nil:
 		s.glob(c, req.Glob)
+	case req.Read != nil:
+		s.read(c, req.Read)
+	case req.List != nil:
+		s.list(c, req.List)
 	default:
 		s.grep(c, req.Grep)
 	}

@@ -154,7 +154,7 @@ func (fv *flagValue) Set(s string) error {
 			return fmt.Errorf("want a whole number, not %q", s)
 		}
 		set[o.Name] = n
-	case o.Kind == options.List || o.Kind == options.Array:
+	case o.Kind == options.Strings || o.Kind == options.Array:
 		l, _ := set[o.Name].([]string)
 		set[o.Name] = append(l, s)
 	case o.Kind == options.Enum && !slices.Contains(o.Values, s):

@@ -3,6 +3,8 @@
 //
 //	rootbound glob [flags] PATTERN [PATH]   like fd -g PATTERN PATH
 //	rootbound grep [flags] PATTERN [PATH]   like rg PATTERN PATH
+//	rootbound read [flags] PATH[:A[-B]]     like cat -n PATH (lines A to B)
+//	rootbound list [flags] [PATH]           like ls -A PATH, with sizes
 //	rootbound serve --root DIR ...           the JSON-lines protocol on stdin and stdout
 //
 // PATH is a directory or a single file (default: the current directory).
@@ -27,13 +29,15 @@ import (
 const usage = `usage:
   rootbound glob [flags] PATTERN [PATH]   find files by name or path (* ? ** [a-z] {a,b})
   rootbound grep [flags] PATTERN [PATH]   search file contents (RE2, or -F for a literal)
+  rootbound read [flags] PATH[:A[-B]]     print a file's lines, numbered as cat -n numbers them
+  rootbound list [flags] [PATH]           list a directory's entries with their sizes (-d N: N levels)
   rootbound serve --root DIR ...          answer protocol requests on stdin, one JSON line each
   rootbound mcp --root DIR ...            serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
   rootbound server [--stop]               the resident server glob and grep hand their calls to (started by their first)
   rootbound version                       print the version and the module's hash
 
 PATH is a directory or a file (default: the current directory).
-Run 'rootbound glob --help', 'rootbound grep --help', 'rootbound serve --help' or 'rootbound mcp --help' for flags.
+Run 'rootbound COMMAND --help' for its flags.
 `
 
 func main() {
@@ -51,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "glob", "grep":
 		return search(args[0], args[1:], stdout, stderr)
+	case "read", "list":
+		return readOrList(args[0], args[1:], stdout, stderr)
 	case "serve":
 		return serve(args[1:], stdin, stdout, stderr)
 	case "mcp":

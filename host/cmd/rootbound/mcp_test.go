@@ -13,14 +13,20 @@ import (
 )
 
 // TestMCPOverPipe runs `rootbound mcp` on stdio, as an agent spawns it,
-// and drives it with the Go SDK's client over a pipe: both tools listed
+// and drives it with the Go SDK's client over a pipe: the four tools listed
 // and called, a bad argument answered with isError.
 func TestMCPOverPipe(t *testing.T) {
 	dir := testtree.New(t, map[string]string{"src/a.go": "package a // TODO\n"})
 	ctx := context.Background()
 	cs, end := mcpSession(t, "mcp", "--root", "/workspace="+dir, "--audit")
 	lt, err := cs.ListTools(ctx, nil)
-	if err != nil || len(lt.Tools) != 2 || lt.Tools[0].Name != "glob" || lt.Tools[1].Name != "grep" {
+	var names []string
+	if err == nil {
+		for _, tool := range lt.Tools {
+			names = append(names, tool.Name)
+		}
+	}
+	if err != nil || strings.Join(names, " ") != "glob grep list read" {
 		t.Fatalf("tools: %v %+v", err, lt)
 	}
 	for _, call := range []struct {
@@ -32,6 +38,8 @@ func TestMCPOverPipe(t *testing.T) {
 		{"glob", map[string]any{"pattern": "*.go"}, "src/a.go", false},
 		{"grep", map[string]any{"pattern": "TODO", "output_mode": "content"}, "src/a.go:1:package a // TODO", false},
 		{"grep", map[string]any{"pattern": "TODO", "context": -1}, "[Error (invalid_argument)", true},
+		{"read", map[string]any{"path": "src/a.go"}, "     1\tpackage a // TODO", false},
+		{"list", map[string]any{"path": "src"}, "src/a.go (18 bytes)", false},
 	} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: call.name, Arguments: call.args})
 		if err != nil {
@@ -43,8 +51,8 @@ func TestMCPOverPipe(t *testing.T) {
 		}
 	}
 	stderr := end()
-	if n := strings.Count(stderr, "rootbound: audit: "); n != 3 {
-		t.Errorf("%d audit lines, want 3:\n%s", n, stderr)
+	if n := strings.Count(stderr, "rootbound: audit: "); n != 5 {
+		t.Errorf("%d audit lines, want 5:\n%s", n, stderr)
 	}
 }
 

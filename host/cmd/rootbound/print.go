@@ -68,7 +68,7 @@ func (o *output) item(it host.Item) error {
 		spans[i] = [2]int{sp.Start, sp.End}
 	}
 	o.lines.Write(printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text), Spans: spans,
-		Break: it.Break, Context: it.Context, Count: it.Count})
+		Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size})
 	if now := time.Now(); o.found == 1 || now.Sub(o.last) >= flushEvery {
 		o.last = now
 		return o.w.Flush()
@@ -90,7 +90,7 @@ func (o *output) problems(stderr io.Writer, res *host.Result) {
 		problems[i] = printer.Problem{Path: string(pr.Path), Message: pr.Message}
 	}
 	d := res.Done
-	e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated, IgnoredBy: d.IgnoredBy}
+	e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated, IgnoredBy: d.IgnoredBy, Lines: d.Lines}
 	if d.Error != nil {
 		e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
 	}

@@ -551,6 +551,12 @@ func searchJSON(ctx context.Context, r *host.Runner, tool string, glob host.Glob
 		g := protocol.GrepArgs(grep)
 		req.Grep = &g
 	}
+	return serveJSON(ctx, r, req, stdout, stderr)
+}
+
+// serveJSON runs one request through the protocol (Runner.Serve) and prints
+// its lines as the module writes them; the exit status is rg's.
+func serveJSON(ctx context.Context, r *host.Runner, req protocol.Request, stdout, stderr io.Writer) int {
 	line, _ := json.Marshal(req)
 	var last bytes.Buffer
 	tee := &lastLine{w: stdout, last: &last}

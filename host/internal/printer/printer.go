@@ -27,6 +27,8 @@ type Item struct {
 	Break   bool     // the module marked a break before it: "--" first
 	Context bool
 	Count   int
+	Kind    string // a listed entry's: "file", "directory", "symlink"
+	Size    int64  // a listed file's
 }
 
 // Separator goes between groups of context lines.
@@ -49,6 +51,7 @@ type Style struct {
 	Vimgrep     bool // a line per match, path:N:column:text (rg --vimgrep)
 	Color       bool // rg's colours: paths magenta, line numbers green, matches bold red
 	Null        bool // a NUL byte after each path, in place of what follows it (rg -0, fd -0)
+	Numbered    bool // a read's lines: the number right-aligned in six columns, a tab, the text (cat -n)
 }
 
 // Lines writes items in a Style. It remembers the last path, for headings.
@@ -78,7 +81,23 @@ func (p *Lines) paint(color, s string) string {
 
 // Write writes one item.
 func (p *Lines) Write(it Item) {
+	if p.Numbered && it.Line > 0 {
+		text := "[Omitted long line]"
+		if it.Text != nil {
+			text = escape.Line(*it.Text)
+		}
+		fmt.Fprintf(p.W, "%6d\t%s\n", it.Line, text)
+		return
+	}
 	path := p.paint(colorPath, escape.Path(p.Prefix+it.Path))
+	switch it.Kind {
+	case "file":
+		fmt.Fprintf(p.W, "%s (%s)\n", path, Count(it.Size, "1 byte", "bytes"))
+		return
+	case "symlink":
+		fmt.Fprintf(p.W, "%s (symbolic link, not followed)\n", path)
+		return
+	}
 	if it.Line == 0 {
 		switch {
 		case p.Null && it.Count > 0:
@@ -262,6 +281,7 @@ type End struct {
 	Skipped             Skipped
 	IgnoredBy           string // the rule that ignores the search path, which was searched because it was named
 	ErrCode, ErrMessage string
+	Lines               int // a read's: the file's line count
 }
 
 // Notices writes what the command says on stderr after a call besides
@@ -275,7 +295,10 @@ func Notices(w io.Writer, prefix string, problems []Problem, e End) {
 	if e.IgnoredBy != "" {
 		fmt.Fprintf(w, "rootbound: %s is ignored (%s), searched because it was named\n", escape.Path(strings.TrimSuffix(prefix, "/")), escape.Line(e.IgnoredBy))
 	}
-	if e.Truncated {
+	if e.Truncated && e.Lines > 0 {
+		fmt.Fprintf(w, "rootbound: the file has %s; this printed up to line %d: "+Shell.Offset+" reads on\n",
+			Count(int64(e.Lines), "1 line", "lines"), e.NextOffset-1, e.NextOffset)
+	} else if e.Truncated {
 		fmt.Fprintf(w, "rootbound: truncated at %s: narrow the pattern or the path, raise --max-results, or pass "+Shell.Offset+" for the next page\n",
 			Count(int64(e.Results), "1 result", "results"), e.NextOffset)
 	}

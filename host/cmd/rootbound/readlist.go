@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/host/internal/printer"
+	"github.com/rootbound/rootbound/internal/options"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// readOrList runs read (numbered lines of a file, as cat -n prints them)
+// or list (a directory's entries with their sizes) in this process.
+func readOrList(tool string, args []string, stdout, stderr io.Writer) int {
+	e, stop := processEnv(stdout)
+	defer stop()
+	t := options.Read
+	usage := "usage: rootbound read [flags] PATH[:LINE[-LINE]]\n  print the lines of a file, numbered as cat -n numbers them (all of them, unless a range or -n says otherwise)"
+	if tool == "list" {
+		t = options.List
+		usage = "usage: rootbound list [flags] [PATH]\n  list a directory's entries: files with their sizes, directories with a trailing /, links (never followed)"
+	}
+	fs := newFlags("rootbound " + tool)
+	vals := bindOptions(fs, t)
+	var c commandFlags
+	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
+	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
+	fs.IntVar(&c.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, "refuse files larger than this many `MiB`")
+	if done, code := parse(fs, args, usage, stdout, stderr); done {
+		return code
+	}
+	if len(fs.Args()) > 1 || tool == "read" && len(fs.Args()) == 0 {
+		fmt.Fprintf(stderr, "rootbound %s: want %s (rootbound %s --help)\n", tool, map[string]string{"read": "one PATH", "list": "at most one PATH"}[tool], tool)
+		return 2
+	}
+	arg := ""
+	if len(fs.Args()) == 1 {
+		arg = fs.Args()[0]
+	}
+	first, last := 0, 0
+	if tool == "read" {
+		arg, first, last = lineRange(arg)
+	}
+	target, err := resolveTarget(e.cwd, arg)
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
+	raw, err := vals.Args("", "")
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
+	var m map[string]any
+	_ = json.Unmarshal(raw, &m)
+	delete(m, "pattern")
+	if tool == "read" {
+		if target.file == "" {
+			fmt.Fprintf(stderr, "rootbound read: %s is a directory: rootbound list %s lists it\n", arg, arg)
+			return 2
+		}
+		m["path"] = target.file
+		if first > 0 {
+			m["offset"] = first
+		}
+		if last > 0 {
+			m["limit"] = last - max(first, 1) + 1
+		}
+	} else if target.file != "" {
+		m["path"] = target.file
+	}
+	raw, _ = json.Marshal(m)
+	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
+	defer cancel()
+	r, done := c.runner(ctx, e, target.root, false, stderr)
+	if r == nil {
+		return 2
+	}
+	defer done()
+	if c.json {
+		return readOrListJSON(ctx, r, tool, raw, c, stdout, stderr)
+	}
+	out := newOutput(stdout, printer.Style{Filename: true, Numbered: tool == "read"})
+	out.lines.Prefix = target.prefix
+	var res *host.Result
+	if tool == "read" {
+		res = readAll(ctx, r, raw, out)
+	} else {
+		var a host.ListArgs
+		if err := json.Unmarshal(raw, &a); err != nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			return 2
+		}
+		p, err := r.PrepareList(a)
+		if err != nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			return 2
+		}
+		res, _ = p.RunEach(ctx, out.item)
+	}
+	out.problems(stderr, res)
+	var total runTotals
+	total.add(res)
+	total.notices(stderr, out.found == 0, c.maxSizeMiB)
+	switch {
+	case res.Done.Error != nil, res.Done.Skipped.Unreadable > 0:
+		return 2
+	case out.found == 0:
+		return 1
+	}
+	return 0
+}
+
+// readAll reads the lines a read asks for, as many calls as they take
+// (one returns at most 2,000 lines), printing each as it comes; the result
+// is the last call's.
+func readAll(ctx context.Context, r *host.Runner, raw []byte, out *output) *host.Result {
+	var a host.ReadArgs
+	_ = json.Unmarshal(raw, &a)
+	want := a.Limit // 0: to the end
+	a.MaxBytes = protocol.MaxReadBytes
+	for {
+		a.Limit = protocol.MaxReadLines
+		if want > 0 {
+			a.Limit = min(want-out.found, protocol.MaxReadLines)
+		}
+		p, err := r.PrepareRead(a)
+		if err != nil {
+			return &host.Result{Tool: "read", Done: host.Done{Status: host.StatusFailed, Error: err.(*host.Error)}}
+		}
+		res, _ := p.RunEach(ctx, out.item)
+		if !res.Done.Truncated || res.Done.Error != nil || want > 0 && out.found >= want {
+			if want > 0 && out.found < want {
+				res.Done.Truncated = false
+			}
+			return res
+		}
+		a.Offset = res.Done.NextOffset
+	}
+}
+
+// lineRange splits PATH:LINE and PATH:LINE-LINE (as grep -n prints a place)
+// when PATH is not itself a file of that name.
+func lineRange(arg string) (path string, first, last int) {
+	m := rangeSuffix.FindStringSubmatch(arg)
+	if m == nil {
+		return arg, 0, 0
+	}
+	if _, err := os.Lstat(arg); err == nil {
+		return arg, 0, 0
+	}
+	first, _ = strconv.Atoi(m[2])
+	if m[3] != "" {
+		last, _ = strconv.Atoi(m[3])
+	}
+	return m[1], first, last
+}
+
+var rangeSuffix = regexp.MustCompile(`^(.+):([0-9]{1,9})(?:-([0-9]{1,9}))?$`)
+
+// readOrListJSON runs the call through the protocol and prints its lines
+// as the module writes them.
+func readOrListJSON(ctx context.Context, r *host.Runner, tool string, raw []byte, c commandFlags, stdout, stderr io.Writer) int {
+	req := protocol.Request{V: protocol.Version, ID: "1",
+		Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: int64(c.maxSizeMiB) << 20}}
+	var err error
+	if tool == "read" {
+		req.Read = &protocol.ReadArgs{}
+		err = json.Unmarshal(raw, req.Read)
+	} else {
+		req.List = &protocol.ListArgs{}
+		err = json.Unmarshal(raw, req.List)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
+	return serveJSON(ctx, r, req, stdout, stderr)
+}

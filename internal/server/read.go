@@ -1,0 +1,123 @@
+package server
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+
+	"github.com/rootbound/rootbound/internal/match"
+	"github.com/rootbound/rootbound/internal/search"
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// read sends lines of one file as items (a grep's content items without
+// matches), from the offset, at most limit lines and max_bytes of them.
+// The file is picked as a grep given it as its path would pick it (no link
+// at any component, .git never, the root's deny list and hidden policy);
+// ignore files do not apply to a file named. What a grep would skip, a
+// read refuses: a binary file (a NUL byte anywhere), one over the size
+// cap, anything but a regular file.
+func (s *Server) read(c *call, a *protocol.ReadArgs) {
+	offset, limit, maxBytes := a.Offset, a.Limit, a.MaxBytes
+	switch {
+	case a.Path == "":
+		c.err = protocol.NewError(protocol.CodeInvalidArgument, "read needs a path: the file to read")
+	case offset < 0 || offset > protocol.MaxResultsCeiling:
+		c.err = protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("offset %d, want 1 to %d (the first line to read)", offset, protocol.MaxResultsCeiling))
+	case limit < 0 || limit > protocol.MaxReadLines:
+		c.err = protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("limit %d, want 1 to %d", limit, protocol.MaxReadLines))
+	case maxBytes < 0 || maxBytes > protocol.MaxReadBytes:
+		c.err = protocol.NewError(protocol.CodeInvalidArgument, fmt.Sprintf("max_bytes %d, want 1 to %d", maxBytes, protocol.MaxReadBytes))
+	}
+	if c.err != nil {
+		return
+	}
+	offset, limit = max(offset, 1), cmp.Or(limit, protocol.MaxReadLines)
+	maxBytes = cmp.Or(maxBytes, protocol.DefaultReadBytes)
+	sc, perr := s.scope(a.Path)
+	if perr != nil {
+		if perr.Code == protocol.CodeNotADirectory {
+			perr = protocol.NewError(protocol.CodeNotAFile, fmt.Sprintf("path %q is not a regular file (a FIFO, socket or device is never opened)", a.Path))
+		}
+		c.err = perr
+		return
+	}
+	defer sc.close()
+	if !sc.file {
+		c.err = protocol.NewError(protocol.CodeNotAFile, fmt.Sprintf("path %q is a directory: list it, or glob in it", a.Path))
+		return
+	}
+	if _, perr := s.newWhich(c, sc, pick{noIgnore: true}, nil, false, policy(c.policy, sc.root.Name)); perr != nil {
+		c.err = perr
+		return
+	}
+	display := sc.display("")
+	data, n, err := s.reader.Read(sc.tree, sc.rel, c.maxSize, protocol.BinarySniffBytes, c.meter)
+	c.done.Stats.Files, c.done.Stats.FilesRead = 1, 1
+	if berr := c.addBytes(n); berr != nil && err == nil {
+		err = berr
+	}
+	nul := -1
+	if err == nil {
+		if err = c.meter.Spend(len(data) / 8); err == nil {
+			nul = bytes.IndexByte(data, 0)
+		}
+	}
+	switch {
+	case c.meter.Err() != nil:
+		c.err = protocol.AsError(c.meter.Err())
+	case errors.Is(err, search.ErrBinary) || err == nil && nul >= 0:
+		at := ""
+		if nul >= 0 {
+			at = fmt.Sprintf(" at offset %d", nul)
+		}
+		c.err = protocol.NewError(protocol.CodeBinary, fmt.Sprintf("%s is binary (a NUL byte%s): not read", display, at))
+	case errors.Is(err, search.ErrTooLarge):
+		c.err = protocol.NewError(protocol.CodeTooLarge, fmt.Sprintf("%s is over the size cap of %d bytes: not read", display, c.maxSize))
+	case errors.Is(err, search.ErrSpecial):
+		c.err = protocol.NewError(protocol.CodeNotAFile, fmt.Sprintf("%s is not a regular file (a FIFO, socket or device is never opened)", display))
+	case err != nil:
+		c.err = protocol.AsError(err)
+		if c.err.Code == protocol.CodeInternal {
+			c.err = protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("%s cannot be read: %s", display, errnoText(err)))
+		}
+	}
+	if c.err != nil {
+		return
+	}
+	c.started = true
+	// A UTF-8 byte order mark is not text of line 1, as for grep.
+	data = bytes.TrimPrefix(data, utf8BOM)
+	total := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		total++
+	}
+	c.done.Lines = total
+	line, sentBytes := 1, 0
+	for len(data) > 0 && line < offset+limit {
+		text, rest, _ := bytes.Cut(data, []byte{'\n'})
+		if line >= offset {
+			it := protocol.Item{Path: protocol.Data(display), LineNumber: line}
+			t, _ := snippetSpans(text, nil, c.maxText, nil)
+			if c.done.Results > 0 && sentBytes+len(t)+1 > maxBytes {
+				break
+			}
+			d := protocol.Data(t)
+			it.Text = &d
+			if err := c.write1(&it); err != nil {
+				if c.writeErr != nil {
+					c.err = protocol.AsError(err)
+				}
+				break
+			}
+			sentBytes += len(t) + 1
+			c.done.Results++
+		}
+		data, line = rest, line+1
+	}
+	if last := offset + c.done.Results - 1; c.done.Results > 0 && last < total {
+		c.done.Truncated, c.done.NextOffset = true, last+1
+		c.done.Narrow = fmt.Sprintf("%s has %d lines; this answer ends at line %d: read on with offset: %d", match.Quote(display), total, last, last+1)
+	}
+}
