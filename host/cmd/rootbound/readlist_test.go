@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadIsCatN: `rootbound read FILE` prints what cat -n prints, byte
+// for byte, for text files of the Go tree (of more than 2,000 lines too,
+// which take more than one call); `FILE:A-B` what cat -n | sed -n 'A,Bp'
+// prints; `-n N` the first N lines.
+func TestReadIsCatN(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	for _, tt := range []struct {
+		args []string
+		sed  string // the lines of cat -n, as sed -n takes them
+	}{
+		{args: []string{"go/ast/ast.go"}, sed: "1,$p"},
+		{args: []string{"net/http/server.go"}, sed: "1,$p"}, // more than 2,000 lines
+		{args: []string{"strings/strings.go:10-25"}, sed: "10,25p"},
+		{args: []string{"net/http/server.go:1990-2030"}, sed: "1990,2030p"},
+		{args: []string{"net/http/server.go:3000"}, sed: "3000,$p"},
+		{args: []string{"-n", "7", "go/types/api.go"}, sed: "1,7p"},
+		{args: []string{"--offset", "2500", "-n", "2100", "net/http/server.go"}, sed: "2500,4599p"},
+	} {
+		file := strings.Split(tt.args[len(tt.args)-1], ":")[0]
+		want, err := exec.Command("sh", "-c", `cat -n "$1" | sed -n "$2"`, "sh", filepath.Join(src, file), tt.sed).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"read"}, tt.args...)
+		args[len(args)-1] = filepath.Join(src, args[len(args)-1])
+		var stdout, stderr bytes.Buffer
+		if code := run(args, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("read %v: exit %d: %s", tt.args, code, stderr.String())
+		}
+		if got := stdout.Bytes(); !bytes.Equal(got, want) {
+			t.Errorf("read %v: %d bytes, cat -n | sed -n %s %d: they differ", tt.args, len(got), tt.sed, len(want))
+		}
+	}
+}
