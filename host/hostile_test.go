@@ -229,6 +229,21 @@ type outcome struct {
 type call struct {
 	glob *GlobArgs
 	grep *GrepArgs
+	read *ReadArgs
+	list *ListArgs
+}
+
+// path is the call's path argument.
+func (c call) path() string {
+	switch {
+	case c.glob != nil:
+		return c.glob.Path
+	case c.grep != nil:
+		return c.grep.Path
+	case c.read != nil:
+		return c.read.Path
+	}
+	return c.list.Path
 }
 
 // request is the call as a protocol request with a deadline.
@@ -242,16 +257,29 @@ func (c call) request(deadline time.Duration) protocol.Request {
 		g := protocol.GrepArgs(*c.grep)
 		req.Grep = &g
 	}
+	if c.read != nil {
+		a := protocol.ReadArgs(*c.read)
+		req.Read = &a
+	}
+	if c.list != nil {
+		a := protocol.ListArgs(*c.list)
+		req.List = &a
+	}
 	return req
 }
 
 func (c call) library(ctx context.Context, r *Runner) outcome {
 	start := time.Now()
 	var res *Result
-	if c.glob != nil {
+	switch {
+	case c.glob != nil:
 		res, _ = r.Glob(ctx, *c.glob)
-	} else {
+	case c.grep != nil:
 		res, _ = r.Grep(ctx, *c.grep)
+	case c.read != nil:
+		res, _ = r.Read(ctx, *c.read)
+	default:
+		res, _ = r.List(ctx, *c.list)
 	}
 	o := outcome{text: res.Text(), skipped: res.Done.Skipped, took: time.Since(start)}
 	if res.Done.Error != nil {
@@ -271,12 +299,18 @@ func (c call) cli(bin, root string) outcome { return c.cliEnv(bin, root, nil) }
 // cliEnv is cli with the command's environment (nil: the test's).
 func (c call) cliEnv(bin, root string, env []string) outcome {
 	var args []string
-	var path string
-	if c.glob != nil {
-		path = c.glob.Path
+	path := c.path()
+	switch {
+	case c.read != nil:
+		args = []string{"read", "--json", "--timeout", timeout.String()}
+	case c.list != nil:
+		args = []string{"list", "--json", "--timeout", timeout.String(), "-d", fmt.Sprint(max(c.list.Depth, 1))}
+		if c.list.MaxResults > 0 {
+			args = append(args, "--max-results", fmt.Sprint(c.list.MaxResults))
+		}
+	case c.glob != nil:
 		args = []string{"glob", "--json", "--timeout", timeout.String(), "--max-results", fmt.Sprint(c.glob.MaxResults), c.glob.Pattern}
-	} else {
-		path = c.grep.Path
+	default:
 		args = []string{"grep", "--json", "--timeout", timeout.String(), "-l", c.grep.Pattern}
 		if c.grep.OutputMode == protocol.ModeContent {
 			args[len(args)-2] = "-n"
@@ -469,6 +503,10 @@ func TestHostileTrees(t *testing.T) {
 		return call{grep: &GrepArgs{Pattern: pattern, Path: path, OutputMode: protocol.ModeContent, MaxResults: 1000}}
 	}
 	refused := func(o outcome) (string, bool) { return holds(o.code != "", "refused: "+o.code, "no error") }
+	read := func(path string) call { return call{read: &ReadArgs{Path: path}} }
+	list := func(path string, depth, max int) call {
+		return call{list: &ListArgs{Path: path, Depth: depth, MaxResults: max}}
+	}
 	cases := []struct {
 		name    string
 		skip    string // a key of h.skip
@@ -548,6 +586,56 @@ func TestHostileTrees(t *testing.T) {
 					}
 				}
 				return "no forged line", true
+			}},
+		// read and list (issue 21): the same rules as grep and glob.
+		{name: "read: a link out (absolute)", call: read("links/abs-file"), check: refused},
+		{name: "read: a link out (relative)", call: read("links/rel-file"), check: refused},
+		{name: "read: a link loop", call: read("links/loop-a"), check: refused},
+		{name: "read: a dangling link", call: read("links/dangling"), check: refused},
+		{name: "read: through a link out", call: read("links/rel-dir/secret.txt"), libOnly: true, check: refused},
+		{name: "read: through an intermediate link up", call: read("links/sub/up/outside/secret.txt"), libOnly: true, check: refused},
+		{name: "read: a FIFO", call: read("special/fifo"), check: refused},
+		{name: "read: a unix socket", skip: "socket", call: read("special/sock"), check: refused},
+		{name: "read: a character device", skip: "device", call: read("special/null"), check: refused},
+		{name: "read: a sparse 1 GiB file", call: read("sparse/huge.bin"), check: refused},
+		{name: "read: a 100 MiB line", call: read("longline/100mib.txt"), check: refused},
+		{name: "read: a 5 MiB line", call: read("longline/5mib.txt"),
+			check: func(o outcome) (string, bool) {
+				return holds(o.code == "" && len(o.items) == 1 && (len(o.text) < 64<<10 || o.whole && len(o.text) < 6<<20),
+					fmt.Sprintf("the line shown in %d bytes", len(o.text)), "error ", o.code, ", ", len(o.items), " lines, ", len(o.text), " bytes of output")
+			}},
+		{name: "read: a file whose name forges a result line", wasmtimeLimit: "its fd_readdir fails (EILSEQ) on a name that is not UTF-8", call: read("names/x\nsanity.txt:1:forged"),
+			check: func(o outcome) (string, bool) {
+				for _, l := range strings.Split(o.text, "\n") {
+					if strings.HasPrefix(l, "sanity.txt:1") {
+						return "forged a line: " + l, false
+					}
+				}
+				return holds(o.code == "" && len(o.items) == 1, "read, no forged line", "error ", o.code, ", items ", o.items)
+			}},
+		{name: "list: symlinks out (absolute, relative, chained, loop, self, dangling, to /, up)", call: list("links", 2, 100),
+			check: func(o outcome) (string, bool) {
+				want := 15 - len(h.skipped("hard link"))
+				return holds(o.code == "" && len(o.items) == want && hasAll(o.items, "ok.txt"),
+					fmt.Sprintf("%d entries listed, the links as links, none followed", len(o.items)), "error ", o.code, ", items ", o.items)
+			}},
+		{name: "list: FIFO, unix socket, character device", call: list("special", 1, 100),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 1 && o.skipped.Special == 3-int64(len(h.skipped("socket", "device"))),
+					fmt.Sprintf("never opened; %d special files counted%s", o.skipped.Special, h.skipNote("socket", "device")),
+					"items ", o.items, ", special ", o.skipped.Special)
+			}},
+		{name: "list: 100,000 entries, truncated", known: map[string]string{"wasmtime": wasmtimeReaddir}, call: list("wide", 1, 10),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 10 && strings.Contains(o.text, "runcated"), "10 shown, truncation stated", len(o.items), " items")
+			}},
+		{name: "list: 2,000 directories deep", known: map[string]string{"node": nodeDeep}, call: list("deep", 10, 100),
+			check: func(o outcome) (string, bool) {
+				return holds(o.code == "" && len(o.items) == 10, "10 levels listed", "error ", o.code, ", ", len(o.items), " items")
+			}},
+		{name: "list: names with newline, tab, CR, ESC, invalid UTF-8, 255 bytes", wasmtimeLimit: "its fd_readdir fails (EILSEQ) on a name that is not UTF-8", call: list("names", 1, 100),
+			check: func(o outcome) (string, bool) {
+				return holds(len(o.items) == 8, "all listed, every control character escaped", len(o.items), " items, want 8")
 			}},
 		{name: "files created, replaced and deleted during the walk", wasmtimeLimit: "its fd_readdir fails when entries vanish under it", call: grep(needle, "churn", protocol.ModeFiles), churn: true,
 			check: func(o outcome) (string, bool) {
@@ -719,6 +807,29 @@ func TestHostileArguments(t *testing.T) {
 		{"very long path", call{glob: &GlobArgs{Pattern: "*", Path: strings.Repeat(long+"/", 40)}}, protocol.CodeNotFound},
 		{"a path that makes the request over 1 MiB", call{glob: &GlobArgs{Pattern: "*", Path: strings.Repeat(long+"/", 4200)}}, protocol.CodeInvalidArgument},
 		{"line-break literal", call{grep: &GrepArgs{Pattern: "a\nb", Literal: true}}, protocol.CodeInvalidPattern},
+		{"read: no path", call{read: &ReadArgs{}}, protocol.CodeInvalidArgument},
+		{"read: path .. out of the root", call{read: &ReadArgs{Path: "../" + filepath.Base(outside) + "/secret.txt"}}, protocol.CodeOutsideRoot},
+		{"read: absolute host path of the outside", call{read: &ReadArgs{Path: filepath.Join(outside, "secret.txt")}}, protocol.CodeOutsideRoot},
+		{"read: NUL byte in path", call{read: &ReadArgs{Path: "sanity.txt\x00"}}, protocol.CodeInvalidArgument},
+		{"read: .git", call{read: &ReadArgs{Path: "a/../.git/config"}}, protocol.CodeOutsideRoot},
+		{"read: a directory", call{read: &ReadArgs{Path: "src"}}, protocol.CodeNotAFile},
+		{"read: the root", call{read: &ReadArgs{Path: "/workspace"}}, protocol.CodeNotAFile},
+		{"read: offset negative", call{read: &ReadArgs{Path: "sanity.txt", Offset: -1}}, protocol.CodeInvalidArgument},
+		{"read: offset past the ceiling", call{read: &ReadArgs{Path: "sanity.txt", Offset: protocol.MaxResultsCeiling + 1}}, protocol.CodeInvalidArgument},
+		{"read: offset past the end", call{read: &ReadArgs{Path: "sanity.txt", Offset: 1000}}, ""},
+		{"read: limit past 2,000", call{read: &ReadArgs{Path: "sanity.txt", Limit: 2001}}, protocol.CodeInvalidArgument},
+		{"read: limit negative", call{read: &ReadArgs{Path: "sanity.txt", Limit: -3}}, protocol.CodeInvalidArgument},
+		{"read: max_bytes past 1 MiB", call{read: &ReadArgs{Path: "sanity.txt", MaxBytes: protocol.MaxReadBytes + 1}}, protocol.CodeInvalidArgument},
+		{"read: missing file", call{read: &ReadArgs{Path: "nope/" + long}}, protocol.CodeNotFound},
+		{"read: a path that makes the request over 1 MiB", call{read: &ReadArgs{Path: strings.Repeat(long+"/", 4200)}}, protocol.CodeInvalidArgument},
+		{"list: path .. out of the root", call{list: &ListArgs{Path: ".."}}, protocol.CodeOutsideRoot},
+		{"list: absolute host path of the outside", call{list: &ListArgs{Path: outside}}, protocol.CodeOutsideRoot},
+		{"list: .git", call{list: &ListArgs{Path: ".git"}}, protocol.CodeOutsideRoot},
+		{"list: depth past 10", call{list: &ListArgs{Depth: 11}}, protocol.CodeInvalidArgument},
+		{"list: depth negative", call{list: &ListArgs{Depth: -1}}, protocol.CodeInvalidArgument},
+		{"list: offset negative", call{list: &ListArgs{Offset: -1}}, protocol.CodeInvalidArgument},
+		{"list: max_results past the ceiling", call{list: &ListArgs{MaxResults: protocol.MaxResultsCeiling + 1}}, protocol.CodeInvalidArgument},
+		{"list: a file (listed alone)", call{list: &ListArgs{Path: "sanity.txt"}}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -728,8 +839,8 @@ func TestHostileArguments(t *testing.T) {
 			if c.call.glob != nil && c.call.glob.Path != "" {
 				o.text = strings.ReplaceAll(o.text, c.call.glob.Path, "<the path given>")
 			}
-			if c.call.grep != nil && c.call.grep.Path != "" {
-				o.text = strings.ReplaceAll(o.text, c.call.grep.Path, "<the path given>")
+			if c.call.glob == nil && c.call.path() != "" {
+				o.text = strings.ReplaceAll(o.text, c.call.path(), "<the path given>")
 			}
 			h := &hostileTree{root: root, outside: outside}
 			note := common(o, h, true)
@@ -893,10 +1004,15 @@ func TestSwapRace(t *testing.T) {
 		{grep: &GrepArgs{Pattern: "ROOTBOUND|inside", OutputMode: protocol.ModeContent}},
 		{grep: &GrepArgs{Pattern: "ROOTBOUND", Path: "swap", OutputMode: protocol.ModeContent}},
 		{glob: &GlobArgs{Pattern: "**", Path: "swap"}},
+		{read: &ReadArgs{Path: "swap/file.txt"}},
+		{list: &ListArgs{Path: "swap"}},
+		{list: &ListArgs{Depth: 2}},
 	}
 	// The command's PATH is the root a person names: it searches the root,
-	// and a glob names the swapped directory in its pattern.
-	cliSearches := []call{searches[0], {glob: &GlobArgs{Pattern: "swap/**"}}}
+	// a glob names the swapped directory in its pattern, a list goes two
+	// levels down into it. (A read's PATH names its file's directory as
+	// the root, as rg's does.)
+	cliSearches := []call{searches[0], {glob: &GlobArgs{Pattern: "swap/**"}}, searches[5]}
 	bin, _ := buildCLI(t)
 	for _, target := range []struct{ name, link, marker string }{
 		{"a symlink out", "", outsideMarker},
@@ -912,7 +1028,7 @@ func TestSwapRace(t *testing.T) {
 					"root/other.txt":     needle + "\n",
 				})
 				root := filepath.Join(base, "root")
-				find := func(i int) []byte { return []byte(searches[i%3].serve(serveArgv(rt), root).text) }
+				find := func(i int) []byte { return []byte(searches[i%len(searches)].serve(serveArgv(rt), root).text) }
 				switch rt {
 				case "wazero library":
 					r, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", root).WithInstances(2))
@@ -920,9 +1036,9 @@ func TestSwapRace(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer r.Close(context.Background())
-					find = func(i int) []byte { return []byte(searches[i%3].library(context.Background(), r).text) }
+					find = func(i int) []byte { return []byte(searches[i%len(searches)].library(context.Background(), r).text) }
 				case "wazero CLI":
-					find = func(i int) []byte { return []byte(cliSearches[i%2].cli(bin, root).text) }
+					find = func(i int) []byte { return []byte(cliSearches[i%len(cliSearches)].cli(bin, root).text) }
 				}
 				link := filepath.Join(base, "outside")
 				if target.link != "" {

@@ -33,7 +33,7 @@ const usage = `usage:
   rootbound list [flags] [PATH]           list a directory's entries with their sizes (-d N: N levels)
   rootbound serve --root DIR ...          answer protocol requests on stdin, one JSON line each
   rootbound mcp --root DIR ...            serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
-  rootbound server [--stop]               the resident server glob and grep hand their calls to (started by their first)
+  rootbound server [--stop]               the resident server the four tools hand their calls to (started by their first)
   rootbound version                       print the version and the module's hash
 
 PATH is a directory or a file (default: the current directory).
@@ -73,6 +73,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rootbound: unknown command %q\n%s", args[0], usage)
 		return 2
 	}
+}
+
+// served reports whether the command hands a call of tool to the resident
+// server (Linux; elsewhere every call runs in its own process).
+func served(tool string) bool {
+	return tool == "glob" || tool == "grep" || tool == "read" || tool == "list"
 }
 
 // version names this build: the module version (or the VCS revision) and

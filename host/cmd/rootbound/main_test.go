@@ -21,7 +21,7 @@ func rootbound(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func rootboundIn(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if throughServer != nil && len(args) > 0 && (args[0] == "glob" || args[0] == "grep") {
+	if throughServer != nil && len(args) > 0 && served(args[0]) {
 		code, ok := throughServer(args, &out, &errb)
 		if !ok {
 			t.Fatalf("%q: the resident server took no call", args)
@@ -32,7 +32,7 @@ func rootboundIn(t *testing.T, stdin string, args ...string) (stdout, stderr str
 	return out.String(), errb.String(), code
 }
 
-// throughServer, when set, runs the tests' glob and grep calls through a
+// throughServer, when set, runs the tests' glob, grep, read and list calls through a
 // resident server (TestThroughServer).
 var throughServer func(args []string, stdout, stderr io.Writer) (int, bool)
 

@@ -21,6 +21,12 @@ import (
 func readOrList(tool string, args []string, stdout, stderr io.Writer) int {
 	e, stop := processEnv(stdout)
 	defer stop()
+	return readOrListIn(e, tool, args, stdout, stderr)
+}
+
+// readOrListIn runs read or list where e says (this process, or the
+// resident server for a client).
+func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	t := options.Read
 	usage := "usage: rootbound read [flags] PATH[:LINE[-LINE]]\n  print the lines of a file, numbered as cat -n numbers them (all of them, unless a range or -n says otherwise)"
 	if tool == "list" {
@@ -33,6 +39,7 @@ func readOrList(tool string, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
 	fs.IntVar(&c.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, "refuse files larger than this many `MiB`")
+	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
 	if done, code := parse(fs, args, usage, stdout, stderr); done {
 		return code
 	}

@@ -37,11 +37,11 @@ func TestReadIsCatN(t *testing.T) {
 		}
 		args := append([]string{"read"}, tt.args...)
 		args[len(args)-1] = filepath.Join(src, args[len(args)-1])
-		var stdout, stderr bytes.Buffer
-		if code := run(args, nil, &stdout, &stderr); code != 0 {
-			t.Errorf("read %v: exit %d: %s", tt.args, code, stderr.String())
+		stdout, stderr, code := rootbound(t, args...)
+		if code != 0 {
+			t.Errorf("read %v: exit %d: %s", tt.args, code, stderr)
 		}
-		if got := stdout.Bytes(); !bytes.Equal(got, want) {
+		if got := []byte(stdout); !bytes.Equal(got, want) {
 			t.Errorf("read %v: %d bytes, cat -n | sed -n %s %d: they differ", tt.args, len(got), tt.sed, len(want))
 		}
 	}

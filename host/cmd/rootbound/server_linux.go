@@ -132,11 +132,11 @@ const (
 	frameFallback = 'f' // run the call in the client's own process
 )
 
-// viaServer runs a glob or grep through the resident server, and reports
+// viaServer runs a glob, grep, read or list through the resident server, and reports
 // whether it did; when it did not, the caller runs it in its own process,
 // and a server is started for the calls after it.
 func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
-	if len(args) == 0 || args[0] != "glob" && args[0] != "grep" || os.Getenv("ROOTBOUND_SERVER") == "off" {
+	if len(args) == 0 || !served(args[0]) || os.Getenv("ROOTBOUND_SERVER") == "off" {
 		return 0, false
 	}
 	for _, a := range args[1:] {
@@ -266,7 +266,7 @@ func serverCommand(args []string, stdout, stderr io.Writer) int {
 	stop := fs.Bool("stop", false, "stop the server running, and exit")
 	idle := fs.Duration("idle", serverIdle, "exit after this long without a call")
 	if done, code := parse(fs, args, "usage: rootbound server [--dir DIR] [--stop]\n"+
-		"The resident server that glob and grep start on their first call and hand their calls to.\n", stdout, stderr); done {
+		"The resident server that glob, grep, read and list start on their first call and hand their calls to.\n", stdout, stderr); done {
 		return code
 	}
 	if *stop {
@@ -457,7 +457,7 @@ func (s *server) handle(conn *net.UnixConn) {
 		return
 	}
 	if req.Version == "" || req.Version != buildID() || req.Home != os.Getenv("HOME") || req.Config != os.Getenv("XDG_CONFIG_HOME") ||
-		len(req.Args) == 0 || req.Args[0] != "glob" && req.Args[0] != "grep" || !filepath.IsAbs(req.Cwd) || s.stopping() {
+		len(req.Args) == 0 || !served(req.Args[0]) || !filepath.IsAbs(req.Cwd) || s.stopping() {
 		w.send(frameFallback, nil)
 		return
 	}
@@ -478,7 +478,11 @@ func (s *server) handle(conn *net.UnixConn) {
 		cancel()
 	}()
 	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, runner: s.runner}
-	code := searchIn(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
+	run := searchIn
+	if req.Args[0] == "read" || req.Args[0] == "list" {
+		run = readOrListIn
+	}
+	code := run(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
 	w.send(frameExit, []byte{byte(code)})
 }
 

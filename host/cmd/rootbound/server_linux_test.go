@@ -82,6 +82,15 @@ func TestServerMatchesInProcess(t *testing.T) {
 		{"glob", "-e", "txt"},
 		{"glob", "--json", "*.txt", "src"},
 		{"glob", "--max-results", "1", "*.go"},
+		{"read", "notes.txt"},
+		{"read", "src/main.go:2-3"},
+		{"read", "-n", "1", tree + "/src/lib.go"},
+		{"read", "bin.dat"},
+		{"read", "src"},
+		{"read", "--json", "notes.txt"},
+		{"list"},
+		{"list", "-d", "2", "src"},
+		{"list", "--no-ignore", "--json"},
 		{"grep", "-n", "needle"}, // again: the runner kept
 	} {
 		var want, wantErr bytes.Buffer
@@ -109,7 +118,7 @@ func seconds(out string) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestThroughServer runs the command's tests of glob and grep again, each
+// TestThroughServer runs the command's tests of glob, grep and read again, each
 // call through a resident server: their answers, held to rg's and fd's,
 // must not change.
 func TestThroughServer(t *testing.T) {
@@ -129,6 +138,7 @@ func TestThroughServer(t *testing.T) {
 	t.Run("FlagsAgreeWithFd", TestFlagsAgreeWithFd)
 	t.Run("FlagsRefused", TestFlagsRefused)
 	t.Run("GrepOptionsAgreeWithRipgrep", TestGrepOptionsAgreeWithRipgrep)
+	t.Run("ReadIsCatN", TestReadIsCatN)
 }
 
 // TestServerConcurrentCalls: calls at once each get their own answer.
