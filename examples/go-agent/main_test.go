@@ -23,6 +23,8 @@ func TestAgentLoop(t *testing.T) {
 	for _, want := range []string{
 		"> glob {\"pattern\":\"*.go\",\"max_results\":20}\n1 file matching \"*.go\" in \"/workspace\":\ncmd/main.go\n",
 		"cmd/main.go:3:// TODO: flags\n",
+		"> read {\"limit\":5,\"offset\":1,\"path\":\"cmd/main.go\"}\nLines 1 to 4 of \"cmd/main.go\" (4 lines):\n     1\tpackage main\n     2\t\n     3\t// TODO: flags\n     4\tfunc main() {}\n",
+		"> list {\"depth\":2}\n3 entries in \"/workspace\":\nREADME.md (7 bytes)\ncmd/\ncmd/main.go (44 bytes)",
 		"Error (invalid_pattern): invalid regex",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -48,7 +48,7 @@ async function exercise(name, connect, audit) {
   const client = newClient();
   await connect(client);
   const { tools } = await client.listTools();
-  check(tools.map((t) => t.name).join() === 'glob,grep', `${name}: lists glob and grep`);
+  check(tools.map((t) => t.name).join() === 'glob,grep,list,read', `${name}: lists glob, grep, list and read`);
   check(tools.every((t) => t.annotations?.readOnlyHint === true && t.annotations?.openWorldHint === false && t.outputSchema),
     `${name}: read-only annotations and an output schema`);
 
@@ -57,6 +57,13 @@ async function exercise(name, connect, audit) {
   r = await client.callTool({ name: 'grep', arguments: { pattern: 'TODO', output_mode: 'content', context: 1 } });
   check(!r.isError && text(r).includes('src/main.go:2:// TODO: one') && r.structuredContent.items.some((it) => it.submatches),
     `${name}: grep`);
+  // glob, grep, then read around what grep found, in one session.
+  const hit = r.structuredContent.items.find((it) => it.submatches);
+  r = await client.callTool({ name: 'read', arguments: { path: hit.path.text, offset: Math.max(hit.line_number - 1, 1), limit: 3 } });
+  check(!r.isError && text(r).includes(`${String(hit.line_number).padStart(6)}\t${hit.text.text}\n`) && r.structuredContent?.done?.lines >= hit.line_number,
+    `${name}: read around what grep found`);
+  r = await client.callTool({ name: 'list', arguments: { depth: 2 } });
+  check(!r.isError && text(r).includes('src/main.go (') && r.structuredContent.items.some((it) => it.kind === 'directory'), `${name}: list`);
   r = await client.callTool({ name: 'grep', arguments: { pattern: 'a(' } });
   check(r.isError === true && text(r).startsWith('[Error (invalid_pattern)'), `${name}: a bad pattern is isError`);
   r = await client.callTool({ name: 'grep', arguments: { pattern: 'x', max_results: 'many' } });

@@ -84,8 +84,8 @@ func TestInspectorCLI(t *testing.T) {
 	for _, tool := range list["tools"].([]any) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
-	if strings.Join(names, " ") != "glob grep" {
-		t.Errorf("tools %q, want glob and grep", names)
+	if strings.Join(names, " ") != "glob grep list read" {
+		t.Errorf("tools %q, want glob, grep, list and read", names)
 	}
 	for _, tc := range []struct {
 		tool    string
@@ -96,6 +96,9 @@ func TestInspectorCLI(t *testing.T) {
 		{"glob", []string{"pattern=*.go"}, "\nsrc/main.go\n", false},
 		{"grep", []string{"pattern=TODO", "output_mode=content"}, "\ndocs/a.md:1:TODO two\nsrc/main.go:2:// TODO: one\n", false},
 		{"grep", []string{"pattern=TODO", "path=" + work + "/src"}, "\nsrc/main.go\n", false},
+		{"read", []string{"path=src/main.go"}, "     2\t// TODO: one\n", false},
+		{"list", []string{"path=src"}, "src/main.go (", false},
+		{"read", []string{"path=src"}, "[Error (not_a_file)", true},
 		{"grep", []string{"pattern=(TODO"}, "[Error (invalid_pattern): invalid regex", true},
 		{"glob", []string{"pattern=*", "path=/etc"}, "[Error (outside_root): path \"/etc\" is outside the readable roots (" + work + ")]", true},
 	} {
