@@ -45,8 +45,17 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"grep", "-v", "--count-matches", "--crlf", "e$", dir},
 		{"grep", "--max-results", "7", "--offset", "14", "-C", "1", "Dial", dir},
 		{"glob", "--max-results", "5", "--offset", "5", "*.go", dir},
+		{"read", filepath.Join(dir, "http", "server.go")}, // more than 2,000 lines: more than one call
+		{"read", filepath.Join(dir, "dial.go") + ":20-40"},
+		{"read", "--offset", "3", "-n", "4", filepath.Join(dir, "net.go")},
+		{"read", filepath.Join(dir, "http")},
+		{"read", filepath.Join(dir, "no-such-file.go")},
+		{"list", dir},
+		{"list", "-d", "2", "--max-results", "30", filepath.Join(dir, "http")},
+		{"list", "--no-hidden", "--offset", "10", filepath.Join(dir, "mail")},
+		{"list", filepath.Join(dir, "net.go")},
 	} {
-		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
+		t.Run(strings.ReplaceAll(strings.Join(args, " "), dir, "$GOROOT/src/net"), func(t *testing.T) {
 			node := exec.Command("node", append([]string{"rootbound.mjs"}, args...)...)
 			var nodeOut, nodeErr bytes.Buffer
 			node.Stdout, node.Stderr = &nodeOut, &nodeErr

@@ -1,4 +1,4 @@
-// The Node host's printer: what `rootbound glob` and `rootbound grep` print,
+// The Node host's printer: what `rootbound glob`, `grep`, `read` and `list` print,
 // by the same rules as the Go printer (host/internal/printer), which a test
 // holds this to on the conformance corpus (node_test.go, TestPrinterAgrees).
 
@@ -23,7 +23,13 @@ const plural = (n, one, many) => (n === 1 ? one : many);
  * (rg -H, -n; both by default, as a model reads results).
  */
 export function item(prefix, it, style = { filename: true, lineNumbers: true }) {
+  if (style.numbered && it.line_number) {
+    // A read's line, as cat -n numbers it.
+    return `${String(it.line_number).padStart(6)}\t${it.text ? escapeLine(data(it.text)) : '[Omitted long line]'}\n`;
+  }
   const p = quotePath(joined(prefix, it.path));
+  if (it.kind === 'file') return `${p} (${it.size === 1 ? '1 byte' : `${it.size ?? 0} bytes`})\n`;
+  if (it.kind === 'symlink') return `${p} (symbolic link, not followed)\n`;
   if (it.line_number) {
     const sep = it.context ? '-' : ':';
     // No text: a line over max_columns, as rg -M prints it.
@@ -44,7 +50,10 @@ export function problem(prefix, pr) {
 export function notices(prefix, done) {
   let out = '';
   if (done.ignored_by) out += `rootbound: ${quotePath(prefix.replace(/\/$/, ''))} is ignored (${escapeLine(done.ignored_by)}), searched because it was named\n`;
-  if (done.truncated) {
+  if (done.truncated && done.lines) {
+    const lines = done.lines === 1 ? '1 line' : `${done.lines} lines`;
+    out += `rootbound: the file has ${lines}; this printed up to line ${done.next_offset - 1}: --offset ${done.next_offset} reads on\n`;
+  } else if (done.truncated) {
     const n = done.results === 1 ? '1 result' : `${done.results} results`;
     out += `rootbound: truncated at ${n}: narrow the pattern or the path, raise --max-results, or pass --offset ${done.next_offset ?? 0} for the next page\n`;
   }

@@ -3,11 +3,13 @@
 //
 //   node examples/node/rootbound.mjs glob [FLAG...] PATTERN [DIR]
 //   node examples/node/rootbound.mjs grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR]
+//   node examples/node/rootbound.mjs read [FLAG...] PATH[:A[-B]]
+//   node examples/node/rootbound.mjs list [FLAG...] [DIR]
 //   node examples/node/rootbound.mjs serve [--timeout 20s] --root NAME=DIR [--root NAME=DIR ...]
 //
 // The flags are the rootbound command's (flags.json, generated from its
-// table of options), and --timeout 60s. glob and grep print what
-// `rootbound glob` and `rootbound grep` print (this host does not read the
+// table of options), and --timeout 60s. glob, grep, read and list print what
+// the rootbound command prints (this host does not read the
 // ignore files of the directories above DIR, as the Go command does); serve
 // speaks the JSON-lines protocol on stdin and stdout.
 //
@@ -459,30 +461,27 @@ function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
   const spell = (t) => FLAGS[t].flags.map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` +
     (f.arg ? ' ' + f.arg : '')).join(' ');
-  process.stderr.write('usage: rootbound.mjs glob [FLAG...] PATTERN [DIR] | grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR] | serve --root NAME=DIR ...\n' +
-    `glob: ${spell('glob')} --timeout 60s\ngrep: ${spell('grep')} -n -e PATTERN --timeout 60s\n`);
+  process.stderr.write('usage: rootbound.mjs glob [FLAG...] PATTERN [DIR] | grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR] | read [FLAG...] PATH[:A[-B]] | list [FLAG...] [DIR] | serve --root NAME=DIR ...\n' +
+    `glob: ${spell('glob')} --timeout 60s\ngrep: ${spell('grep')} -n -e PATTERN --timeout 60s\nread: ${spell('read')} --timeout 60s\nlist: ${spell('list')} --timeout 60s\n`);
   process.exit(2);
 }
 
-// The flags of glob and grep come from the one table of options
+// The flags of the four commands come from the one table of options
 // (internal/options, which generates flags.json); --timeout, -n and -e are
 // this command's own.
 const FLAGS = JSON.parse(fs.readFileSync(path.join(here, 'flags.json'), 'utf8'));
 
-async function search(tool, argv) {
-  const table = FLAGS[tool];
+// parseFlags reads a command's arguments: the table's flags set options of
+// req, --timeout the call's timeout, own(a, next) takes the command's own
+// flags (true when it took a), and the rest are positional.
+function parseFlags(tool, argv, req, own = () => false) {
   const byName = new Map();
-  for (const f of table.flags) {
+  for (const f of FLAGS[tool].flags) {
     byName.set('--' + f.long, f);
     if (f.short) byName.set('-' + f.short, f);
   }
-  const req = { pattern: undefined, ...table.defaults };
   const pos = [];
   let timeoutMs = 60000;
-  const regexps = [];
-  // As rg: line numbers on a terminal, or with -n.
-  const style = { filename: true, lineNumbers: Boolean(process.stdout.isTTY) };
-  let caseSensitive = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const f = byName.get(a);
@@ -501,14 +500,28 @@ async function search(tool, argv) {
         else if (f.kind === 'list' || f.kind === 'array') (req[f.option] ??= []).push(v);
         else req[f.option] = v;
       }
-    } else if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;
-    else if (tool === 'grep' && (a === '-N' || a === '--no-line-number')) style.lineNumbers = false;
-    else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(argv[++i]);
-    else if (tool === 'glob' && (a === '-s' || a === '--case-sensitive')) caseSensitive = true;
+    } else if (own(a, () => argv[++i])) continue;
     else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
     else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
   }
+  return { pos, timeoutMs };
+}
+
+async function search(tool, argv) {
+  const req = { pattern: undefined, ...FLAGS[tool].defaults };
+  const regexps = [];
+  // As rg: line numbers on a terminal, or with -n.
+  const style = { filename: true, lineNumbers: Boolean(process.stdout.isTTY) };
+  let caseSensitive = false;
+  const { pos, timeoutMs } = parseFlags(tool, argv, req, (a, next) => {
+    if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;
+    else if (tool === 'grep' && (a === '-N' || a === '--no-line-number')) style.lineNumbers = false;
+    else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(next());
+    else if (tool === 'glob' && (a === '-s' || a === '--case-sensitive')) caseSensitive = true;
+    else return false;
+    return true;
+  });
   if (regexps.length) pos.unshift(regexps[0]); // as rg: with -e, the argument is the path
   if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [DIR]');
@@ -546,6 +559,69 @@ async function search(tool, argv) {
   process.exitCode = failed ? 2 : found ? 0 : 1;
 }
 
+// readList runs read (a file's lines, numbered as cat -n numbers them: all
+// of them, in as many calls as they take, unless PATH:A-B, --offset or -n
+// say otherwise) or list (a directory's entries), as the Go command does.
+async function readList(tool, argv) {
+  const req = { ...FLAGS[tool].defaults };
+  const { pos, timeoutMs } = parseFlags(tool, argv, req);
+  if (pos.length > 1 || (tool === 'read' && pos.length === 0)) usage(tool === 'read' ? 'read: want PATH' : 'list: want at most one DIR');
+  let arg = pos[0] ?? '.';
+  let want = req.limit ?? 0;
+  const range = /^(.+):([0-9]{1,9})(?:-([0-9]{1,9}))?$/.exec(arg);
+  if (tool === 'read' && range && !fs.existsSync(arg)) {
+    arg = range[1];
+    req.offset = Number(range[2]);
+    if (range[3]) want = Number(range[3]) - req.offset + 1;
+  }
+  let st;
+  try {
+    st = fs.statSync(arg);
+  } catch (e) {
+    usage(`${arg}: ${e.code}`);
+  }
+  let root = arg, prefix = pos.length ? arg.replace(/\/+$/, '') + '/' : '';
+  if (!st.isDirectory()) {
+    if (!st.isFile()) usage(`${arg}: neither a directory nor a regular file`);
+    root = path.dirname(arg);
+    req.path = path.basename(arg);
+    prefix = arg.slice(0, arg.length - req.path.length);
+  } else if (tool === 'read') {
+    process.stderr.write(`rootbound read: ${arg} is a directory: rootbound list ${arg} lists it\n`);
+    process.exit(2);
+  }
+  const host = new ModuleHost([['/workspace', path.resolve(root)]], timeoutMs);
+  const style = { filename: true, numbered: tool === 'read' };
+  let found = 0, done;
+  const out = [];
+  for (;;) {
+    if (tool === 'read') {
+      req.limit = want ? Math.min(want - found, 2000) : 2000;
+      req.max_bytes = 1 << 20;
+    }
+    const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
+    await host.request(Buffer.from(line), (raw, written) => {
+      written?.();
+      const l = JSON.parse(raw.toString('utf8'));
+      if (l.item) {
+        found++;
+        out.push(print.item(prefix, l.item, style));
+        if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
+      } else if (l.problem) {
+        process.stderr.write(print.problem(prefix, l.problem));
+      } else if (l.done) done = l.done;
+    });
+    if (tool !== 'read' || !done.truncated || done.error || (want && found >= want)) break;
+    req.offset = done.next_offset;
+  }
+  host.close();
+  if (out.length) process.stdout.write(out.join(''));
+  if (tool === 'read' && want && found < want) done.truncated = false;
+  process.stderr.write(print.notices(prefix, done));
+  if (!found) process.stderr.write(print.leftOut(done.skipped, MAX_FILE_SIZE_MIB));
+  process.exitCode = done.error || done.skipped?.unreadable ? 2 : found ? 0 : 1;
+}
+
 async function serve(rest) {
   const roots = [];
   let timeoutMs = 20000;
@@ -572,6 +648,7 @@ if (!isMainThread) {
 } else {
   const [cmd, ...rest] = process.argv.slice(2);
   if (cmd === 'glob' || cmd === 'grep') await search(cmd, rest);
+  else if (cmd === 'read' || cmd === 'list') await readList(cmd, rest);
   else if (cmd === 'serve') await serve(rest);
   else usage(cmd ? `unknown command ${cmd}` : '');
 }

@@ -67,13 +67,13 @@ func goText(t *testing.T, file string) string {
 		case l.Item != nil:
 			it := l.Item
 			printer.WriteItem(&stdout, "", printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
-				Break: it.Break, Context: it.Context, Count: it.Count})
+				Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size})
 		case l.Problem != nil:
 			problems = append(problems, printer.Problem{Path: string(l.Problem.Path), Message: l.Problem.Message})
 		case l.Done != nil:
 			d := l.Done
 			e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated,
-				Skipped: printer.Skipped(d.Skipped), IgnoredBy: d.IgnoredBy}
+				Skipped: printer.Skipped(d.Skipped), IgnoredBy: d.IgnoredBy, Lines: d.Lines}
 			if d.Error != nil {
 				e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
 			}
