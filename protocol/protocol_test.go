@@ -139,6 +139,15 @@ func FuzzItemLine(f *testing.F) {
 			return // ids come from requests, which are UTF-8
 		}
 		it := Item{Path: Data(path), LineNumber: line, Count: count, Context: context, Break: spans&8 != 0}
+		// A listed entry's kind and size, from the bits spans leaves: one
+		// of the kinds, or any text (the codec must escape it as
+		// encoding/json does, when it is UTF-8).
+		if k := []string{"", KindFile, KindDir, KindSymlink}[spans>>4&3]; k != "" {
+			it.Kind, it.Size = k, int64(count)*int64(start)
+		}
+		if spans&0x40 != 0 && utf8.ValidString(text) {
+			it.Kind = text
+		}
 		for i := range int(spans % 4) {
 			it.Submatches = append(it.Submatches, Span{Start: start + i, End: start + 2*i})
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,37 @@ func TestReadIsCatN(t *testing.T) {
 		}
 		if got := []byte(stdout); !bytes.Equal(got, want) {
 			t.Errorf("read %v: %d bytes, cat -n | sed -n %s %d: they differ", tt.args, len(got), tt.sed, len(want))
+		}
+	}
+}
+
+// TestLineRange: PATH:LINE and PATH:A-B name lines, as grep -n prints a
+// place, unless a file of that whole name exists.
+func TestLineRange(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd:12")
+	if err := os.WriteFile(odd, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		arg         string
+		path        string
+		first, last int
+	}{
+		{arg: "a.go", path: "a.go"},
+		{arg: "a.go:12", path: "a.go", first: 12},
+		{arg: "a.go:12-40", path: "a.go", first: 12, last: 40},
+		{arg: "dir/a.go:1-1", path: "dir/a.go", first: 1, last: 1},
+		{arg: "a.go:", path: "a.go:"},
+		{arg: "a.go:x", path: "a.go:x"},
+		{arg: "a.go:-3", path: "a.go:-3"},
+		{arg: "a.go:1234567890", path: "a.go:1234567890"}, // past 9 digits: a name
+		{arg: "c:12:3", path: "c:12", first: 3},
+		{arg: odd, path: odd},
+	} {
+		path, first, last := lineRange(tt.arg)
+		if path != tt.path || first != tt.first || last != tt.last {
+			t.Errorf("lineRange(%q) = %q, %d, %d; want %q, %d, %d", tt.arg, path, first, last, tt.path, tt.first, tt.last)
 		}
 	}
 }
