@@ -1,4 +1,4 @@
-// Command anthropic-agent hands rootbound's glob and grep to a Claude model
+// Command anthropic-agent hands rootbound's glob, grep, read and list to a Claude model
 // through the Messages API and runs the model's tool calls until it
 // answers.
 //

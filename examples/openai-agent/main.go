@@ -1,4 +1,4 @@
-// Command openai-agent hands rootbound's glob and grep to an OpenAI model
+// Command openai-agent hands rootbound's glob, grep, read and list to an OpenAI model
 // through the Responses API, with strict function schemas
 // (host.Tools.StrictSpecs: every property required, optional ones
 // nullable), and runs the model's function calls until it answers.

@@ -1,5 +1,5 @@
 // Package server answers protocol requests: it reads request lines, runs
-// glob and grep over the roots it was given, and writes response lines. It
+// glob, grep, read and list over the roots it was given, and writes response lines. It
 // is the one place that wires match, walk and search together, and it builds
 // natively too, so the whole core is tested without a wasm runtime.
 package server

@@ -32,7 +32,7 @@ const usage = `usage:
   rootbound read [flags] PATH[:A[-B]]     print a file's lines, numbered as cat -n numbers them
   rootbound list [flags] [PATH]           list a directory's entries with their sizes (-d N: N levels)
   rootbound serve --root DIR ...          answer protocol requests on stdin, one JSON line each
-  rootbound mcp --root DIR ...            serve glob and grep over MCP (stdio, or --http 127.0.0.1:PORT)
+  rootbound mcp --root DIR ...            serve glob, grep, read and list over MCP (stdio, or --http 127.0.0.1:PORT)
   rootbound server [--stop]               the resident server the four tools hand their calls to (started by their first)
   rootbound version                       print the version and the module's hash
 
