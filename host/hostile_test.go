@@ -769,6 +769,7 @@ func TestHostileArguments(t *testing.T) {
 	}
 	defer r.Close(ctx)
 	long := strings.Repeat("a", 255)
+	serveHosts := processRuntimes(t)
 	cases := []struct {
 		name string
 		call call
@@ -862,6 +863,31 @@ func TestHostileArguments(t *testing.T) {
 			record("argument: "+c.name, "wazero library", note, ok)
 			if res, err := r.Glob(ctx, GlobArgs{Pattern: "sanity.txt"}); err != nil || len(res.Items) != 1 {
 				t.Errorf("the next call failed: %v", err)
+			}
+			if c.call.read == nil && c.call.list == nil {
+				return
+			}
+			// read's and list's rows on the hosts that speak the protocol
+			// on their stdio too: the same typed error from every host.
+			for _, rt := range serveHosts {
+				o := c.call.serve(serveArgv(rt), root)
+				if c.call.path() != "" {
+					o.text = strings.ReplaceAll(o.text, c.call.path(), "<the path given>")
+				}
+				note := common(o, h, false)
+				if note == "" && o.code != c.code {
+					note = fmt.Sprintf("code %q, want %q", o.code, c.code)
+				}
+				ok := note == ""
+				if ok {
+					note = "ok"
+					if c.code != "" {
+						note = "typed error " + c.code
+					}
+				} else {
+					t.Errorf("%s: %s", rt, note)
+				}
+				record("argument: "+c.name, rt, note, ok)
 			}
 		})
 	}
