@@ -161,7 +161,7 @@ func TestIndexServeStripsHostFields(t *testing.T) {
 	}
 	defer r.Close(ctx)
 	out := serveLine(t, r, protocol.Request{V: protocol.Version, ID: "x", Index: &protocol.IndexArgs{}})
-	if !bytes.Contains(out, []byte(`exactly one of \"glob\" and \"grep\"`)) {
+	if !bytes.Contains(out, []byte(`exactly one of \"glob\", \"grep\", \"read\" and \"list\"`)) {
 		t.Errorf("an index request through Serve: %s", out)
 	}
 	req, _ := r.served(protocol.Request{V: protocol.Version, ID: "y", Grep: &protocol.GrepArgs{Pattern: "a"},

@@ -98,7 +98,8 @@ type Item struct {
 	// Kind is a listed entry's kind: KindFile, KindDir (its Path ends in
 	// "/") or KindSymlink (listed, never followed).
 	Kind string `json:"kind,omitempty"`
-	// Size is a listed file's size in bytes.
+	// Size is a listed file's size in bytes (0, left out of JSON, for an empty
+	// file).
 	Size int64 `json:"size,omitempty"`
 }
 

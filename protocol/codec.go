@@ -56,9 +56,6 @@ func DecodeRequest(line []byte) (Request, *Error) {
 	if n != 1 {
 		return req, NewError(CodeInvalidArgument, `a request names exactly one of "glob", "grep", "read" and "list"`)
 	}
-	if req.Shard != nil && req.Grep == nil {
-		return req, NewError(CodeInvalidArgument, `only a "grep" is split in shards`)
-	}
 	return req, nil
 }
 

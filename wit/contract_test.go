@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -261,7 +262,7 @@ func TestToolSchemasMatchWIT(t *testing.T) {
 				t.Errorf("%s: the schema has %s, the WIT does not", spec.Name, key)
 			}
 		}
-		if !reflect.DeepEqual(required, schema.Required) {
+		if !slices.Equal(required, schema.Required) {
 			t.Errorf("%s: required %v, WIT %v", spec.Name, schema.Required, required)
 		}
 	}

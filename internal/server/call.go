@@ -127,7 +127,7 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		if c.err = req.Shard.Check(); c.err != nil {
 			return c
 		}
-		if req.Glob != nil {
+		if req.Grep == nil {
 			c.err = protocol.NewError(protocol.CodeInvalidArgument, "shard: only a grep is split across instances")
 			return c
 		}
