@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/rootbound/rootbound/internal/match"
+	"github.com/rootbound/rootbound/internal/nofollow"
 	"github.com/rootbound/rootbound/internal/search"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -59,6 +60,7 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		err = berr
 	}
 	nul := -1
+	var link *nofollow.LinkError
 	if err == nil {
 		if err = c.meter.Spend(len(data) / 8); err == nil {
 			nul = bytes.IndexByte(data, 0)
@@ -77,6 +79,9 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		c.err = protocol.NewError(protocol.CodeTooLarge, fmt.Sprintf("%s is over the size cap of %d bytes: not read", display, c.maxSize))
 	case errors.Is(err, search.ErrSpecial):
 		c.err = protocol.NewError(protocol.CodeNotAFile, fmt.Sprintf("%s is not a regular file (a FIFO, socket or device is never opened)", display))
+	case errors.As(err, &link):
+		// Swapped for a link since the path was resolved: never followed.
+		c.err = protocol.SymlinkError(a.Path, "")
 	case err != nil:
 		c.err = protocol.AsError(err)
 		if c.err.Code == protocol.CodeInternal {
