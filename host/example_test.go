@@ -41,6 +41,38 @@ func Example() {
 	// outside_root
 }
 
+// After glob and grep, an agent reads what it found: Read numbers the lines
+// as cat -n does and says where to read on; List shows a directory's
+// entries with their sizes.
+func ExampleRunner_Read() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "main.go"), []byte("package main\nimport \"os\"\nfunc main() { os.Exit(0) }\n"), 0o644)
+
+	ctx := context.Background()
+	r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/workspace", dir))
+	if err != nil {
+		panic(err)
+	}
+	defer r.Close(ctx)
+
+	res, _ := r.Read(ctx, host.ReadArgs{Path: "src/main.go", Offset: 2, Limit: 1})
+	fmt.Print(res.Text())
+	res, _ = r.List(ctx, host.ListArgs{Depth: 2})
+	fmt.Print(res.Text())
+	_, err = r.Read(ctx, host.ReadArgs{Path: "src"})
+	fmt.Println(err.(*host.Error).Code)
+	// Output:
+	// Line 2 of "src/main.go" (3 lines):
+	//      2	import "os"
+	// [Truncated: the file has 3 lines; this answer ends at line 2: pass offset: 3 to read on.]
+	// 2 entries in "/workspace":
+	// src/
+	// src/main.go (52 bytes)
+	// not_a_file
+}
+
 // A permission layer sees what a call will read before it runs: Prepare
 // validates the call once and resolves its reads, the layer inspects them,
 // and Run runs exactly what was prepared. The read guard is consulted
