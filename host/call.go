@@ -50,7 +50,10 @@ func (r *Result) Err() error {
 // so of work); then the host moves the module's clock past every deadline
 // and revokes its mounts, which ends the request at its next look; then the
 // host gives up on the call and kills the instance at its next clock read.
-// Together they keep an overrun under 100 ms.
+// Together they keep an overrun under 100 ms. A cancelled call starts one
+// step earlier: its clock is moved (graceAnswer), then its mounts revoked
+// (graceRevoke); an instance that answers before its mounts were revoked
+// is kept.
 const (
 	graceAnswer = 30 * time.Millisecond
 	graceRevoke = 50 * time.Millisecond
@@ -246,7 +249,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 	timer := time.NewTimer(time.Until(deadline) + graceAnswer)
 	defer timer.Stop()
 	ctxDone := ctx.Done()
-	revoked := false
+	interrupted, revoked := false, false
 	var lineErr error
 	var items protocol.ItemReader
 	revoke := func() {
@@ -254,6 +257,18 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 			revoked = true
 			inst.revoke(moduleMS)
 			timer.Reset(graceRevoke)
+		}
+	}
+	// A call its caller stopped is first interrupted: the module's clock
+	// moves past its deadline, and it answers at its next look at it
+	// (within a millisecond or so of work) with its state whole, so the
+	// instance is kept (and with it, on the index instance, the index).
+	// One that does not answer in graceAnswer is revoked, then given up.
+	interrupt := func() {
+		if !interrupted && !revoked {
+			interrupted = true
+			inst.interrupt(moduleMS)
+			timer.Reset(graceAnswer)
 		}
 	}
 	stoppedDone := func() Done {
@@ -275,7 +290,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 				inst.out.pending = chunk
 			case <-ctxDone:
 				ctxDone = nil
-				revoke()
+				interrupt()
 			case <-timer.C:
 				if !revoked {
 					revoke()
@@ -293,12 +308,19 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 		}
 		if l.Done != nil {
 			done := fromDone(l.Done)
-			if revoked {
-				// The module answered only because its clock and
-				// mounts were taken away: say why they were.
+			if interrupted || revoked {
+				// The module answered because its clock (and, revoked,
+				// its mounts) were taken away: say why they were. A
+				// module whose mounts failed under it may have kept
+				// what it saw (an ignore file unreadable, a walk's
+				// record): it is given up.
 				stopped := stoppedDone()
 				done.Status, done.Error = stopped.Status, stopped.Error
-				r.discard(inst)
+				if revoked {
+					r.discard(inst)
+				} else {
+					r.release(inst)
+				}
 				return done, nil
 			}
 			r.release(inst)
@@ -306,7 +328,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 		}
 		if lineErr == nil {
 			if lineErr = onLine(raw, &l); lineErr != nil {
-				revoke()
+				interrupt()
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -168,5 +169,50 @@ func TestIndexServeStripsHostFields(t *testing.T) {
 		Shard: &protocol.Shard{Count: 2}, Changes: []protocol.RootChanges{{Root: "/w", All: true}}}, 1000)
 	if req.Shard != nil || req.Changes != nil {
 		t.Errorf("Serve sends a program's shard or changes on: %+v", req)
+	}
+}
+
+// TestCancelKeepsIndex: a grep on the index instance that its caller
+// cancels midway is interrupted, not given up: the instance, and its
+// index, are kept, and the next grep uses them.
+func TestCancelKeepsIndex(t *testing.T) {
+	files := map[string]string{}
+	for i := range 3000 {
+		files[fmt.Sprintf("d%02d/f%04d.txt", i%30, i)] = strings.Repeat(fmt.Sprintf("line %d of some text\n", i), 100)
+	}
+	dir := testtree.New(t, files)
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithIndex(true, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	waitIndex(t, r)
+	r.mu.Lock()
+	before := r.ix.inst
+	r.mu.Unlock()
+	for range 3 {
+		cctx, cancel := context.WithCancel(ctx)
+		pctx := WithProgress(cctx, time.Millisecond, func(Progress) { cancel() })
+		res, err := r.Grep(pctx, GrepArgs{Pattern: `[a-z]{20,}`})
+		cancel()
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeCancelled {
+			t.Fatalf("a cancelled grep: %v (%d results), want cancelled", err, res.Done.Results)
+		}
+		r.mu.Lock()
+		after, ready := r.ix.inst, r.ix.ready
+		calls := r.ix.calls
+		r.mu.Unlock()
+		if after != before || !ready {
+			t.Fatalf("the index instance was given up on a cancel (ready %v)", ready)
+		}
+		if calls == 0 {
+			t.Fatal("the grep did not run on the index instance")
+		}
+	}
+	res, err := r.Grep(ctx, GrepArgs{Pattern: "line 2999 of", OutputMode: ModeFiles})
+	if err != nil || len(res.Items) != 1 || res.Items[0].Path != "d29/f2999.txt" {
+		t.Fatalf("the grep after: %v %+v", err, res.Items)
 	}
 }
