@@ -2,9 +2,9 @@ package host
 
 import (
 	"bytes"
-	"errors"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -214,5 +214,42 @@ func TestCancelKeepsIndex(t *testing.T) {
 	res, err := r.Grep(ctx, GrepArgs{Pattern: "line 2999 of", OutputMode: ModeFiles})
 	if err != nil || len(res.Items) != 1 || res.Items[0].Path != "d29/f2999.txt" {
 		t.Fatalf("the grep after: %v %+v", err, res.Items)
+	}
+}
+
+// TestCancelKeepsShards: a grep split across instances that its caller
+// cancels midway is interrupted: every instance answers and is kept.
+func TestCancelKeepsShards(t *testing.T) {
+	files := map[string]string{}
+	for i := range 3000 {
+		files[fmt.Sprintf("d%02d/f%04d.txt", i%30, i)] = strings.Repeat(fmt.Sprintf("line %d of some text\n", i), 100)
+	}
+	dir := testtree.New(t, files)
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithParallelism(2).WithInstances(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	r.Grep(ctx, GrepArgs{Pattern: "warm"}) // the walk's size, which decides a split
+	for range 3 {
+		split := r.split.Load()
+		cctx, cancel := context.WithCancel(ctx)
+		pctx := WithProgress(cctx, time.Millisecond, func(Progress) { cancel() })
+		_, err := r.Grep(pctx, GrepArgs{Pattern: `[a-z]{20,}`})
+		cancel()
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeCancelled {
+			t.Fatalf("a cancelled grep: %v, want cancelled", err)
+		}
+		if r.split.Load() == split {
+			t.Fatal("the grep was not split")
+		}
+		r.mu.Lock()
+		idle := len(r.idle)
+		r.mu.Unlock()
+		if idle != 2 {
+			t.Fatalf("%d instances kept after a cancel, want 2", idle)
+		}
 	}
 }

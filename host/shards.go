@@ -112,15 +112,19 @@ type shardCall struct {
 	moduleMS int64
 	timer    *time.Timer
 	ctxDone  <-chan struct{}
-	revoked  bool
-	gaveUp   bool
-	turns    time.Duration // instances per core, at least 1
+	// interrupted: every shard's clock was moved past its deadline (the
+	// caller cancelled, or stopped taking results); revoked: their mounts
+	// too (no answer in time, or the deadline passed).
+	interrupted, revoked bool
+	gaveUp               bool
+	turns                time.Duration // instances per core, at least 1
 }
 
 // exchangeShards is exchange for a grep split across n instances: the
 // same lines, the same final line, as one instance would write (the
 // merger decides them), the same deadline and cancellation (every shard's
-// clock moves, its mounts are revoked, then it is killed).
+// clock moves, its mounts are revoked, then it is killed; a cancelled call's
+// shards that answer once their clocks moved are kept).
 func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int, deadline time.Time, moduleMS int64,
 	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
 	if ctx.Err() != nil {
@@ -165,7 +169,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	wire, raw := c.final(end, r.cfg.memory)
 	c.finish()
 	done := fromDone(&wire)
-	if c.revoked {
+	if c.revoked || c.interrupted {
 		s := c.stopped(ctx)
 		done.Status, done.Error = s.Status, s.Error
 		wire.Status, wire.Error = s.Status, protocol.NewError(s.Error.Code, s.Error.Message)
@@ -250,7 +254,7 @@ func (c *shardCall) merge() *shardLine {
 		}
 		if err != nil && c.lineErr == nil {
 			c.lineErr = err
-			c.revoke()
+			c.interrupt()
 		}
 		if c.m.ended {
 			return nil
@@ -311,7 +315,7 @@ func (c *shardCall) read(k int) {
 			s.q.pending = chunk
 		case <-c.ctxDone:
 			c.ctxDone = nil
-			c.revoke()
+			c.interrupt()
 		case <-c.timer.C:
 			if !c.revoked {
 				c.revoke()
@@ -355,7 +359,7 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 			b, _ := json.Marshal(pl)
 			if err := c.emit(append(b, '\n'), pl); err != nil && c.lineErr == nil {
 				c.lineErr = err
-				c.revoke()
+				c.interrupt()
 			}
 		}
 		return nil
@@ -382,8 +386,22 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 	return nil
 }
 
-// revoke ends every shard's request: the deadline passed, the caller
-// cancelled, or stopped taking results.
+// interrupt ends every shard's request as exchangeOn ends a cancelled one:
+// their clocks move past the deadline and each answers at its next look,
+// its instance kept; one that does not answer in time is revoked.
+func (c *shardCall) interrupt() {
+	if c.interrupted || c.revoked {
+		return
+	}
+	c.interrupted = true
+	for k := range c.shards {
+		c.shards[k].inst.interrupt(c.moduleMS)
+	}
+	c.timer.Reset(graceAnswer * c.turns)
+}
+
+// revoke ends every shard's request and revokes their mounts: the
+// deadline passed, or an interrupted call did not answer.
 func (c *shardCall) revoke() {
 	if c.revoked {
 		return
