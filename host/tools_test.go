@@ -110,6 +110,11 @@ func FuzzPrepare(f *testing.F) {
 		f.Add("grep", s)
 		f.Add("glob", s)
 	}
+	for _, s := range []string{`{"path":"src/a.go","offset":3,"limit":10}`, `{"path":"../x"}`, `{"path":"/w/.git/config"}`, `{"path":""}`,
+		`{"path":"/v/a","max_bytes":0}`, `{"depth":2,"path":"/w/src"}`, `{}`} {
+		f.Add("read", s)
+		f.Add("list", s)
+	}
 	dir := f.TempDir()
 	r, err := host.NewRunner(context.Background(), host.NewConfig().WithRoot("/w", dir).WithRoot("/v", f.TempDir()))
 	if err != nil {
