@@ -38,7 +38,11 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	var c commandFlags
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
-	fs.IntVar(&c.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, "refuse files larger than this many `MiB`")
+	sizeHelp := "refuse files larger than this many `MiB`"
+	if tool == "list" {
+		sizeHelp = "do not apply ignore files larger than this many `MiB`"
+	}
+	fs.IntVar(&c.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, sizeHelp)
 	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
 	if done, code := parse(fs, args, usage, stdout, stderr); done {
 		return code
