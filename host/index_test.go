@@ -176,11 +176,7 @@ func TestIndexServeStripsHostFields(t *testing.T) {
 // cancels midway is interrupted, not given up: the instance, and its
 // index, are kept, and the next grep uses them.
 func TestCancelKeepsIndex(t *testing.T) {
-	files := map[string]string{}
-	for i := range 3000 {
-		files[fmt.Sprintf("d%02d/f%04d.txt", i%30, i)] = strings.Repeat(fmt.Sprintf("line %d of some text\n", i), 100)
-	}
-	dir := testtree.New(t, files)
+	dir := testtree.New(t, manyFiles())
 	ctx := context.Background()
 	r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithIndex(true, 0))
 	if err != nil {
@@ -217,14 +213,20 @@ func TestCancelKeepsIndex(t *testing.T) {
 	}
 }
 
-// TestCancelKeepsShards: a grep split across instances that its caller
-// cancels midway is interrupted: every instance answers and is kept.
-func TestCancelKeepsShards(t *testing.T) {
+// manyFiles is a tree whose literal-free grep takes long enough to be
+// cancelled midway: 3,000 files of 2 KiB in 30 directories.
+func manyFiles() map[string]string {
 	files := map[string]string{}
 	for i := range 3000 {
 		files[fmt.Sprintf("d%02d/f%04d.txt", i%30, i)] = strings.Repeat(fmt.Sprintf("line %d of some text\n", i), 100)
 	}
-	dir := testtree.New(t, files)
+	return files
+}
+
+// TestCancelKeepsShards: a grep split across instances that its caller
+// cancels midway is interrupted: every instance answers and is kept.
+func TestCancelKeepsShards(t *testing.T) {
+	dir := testtree.New(t, manyFiles())
 	ctx := context.Background()
 	r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithParallelism(2).WithInstances(2))
 	if err != nil {

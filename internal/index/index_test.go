@@ -190,16 +190,16 @@ func TestSoundnessRandom(t *testing.T) {
 
 // corpus reads the Go files under dir (GOROOT's src when empty), skipping
 // files with a NUL in their first 8 KiB, as the search does.
-func corpus(b *testing.B, dir string) [][]byte {
+func corpus(b *testing.B, dir string) (docs [][]byte, text int) {
 	if dir == "" {
 		dir = filepath.Join(goroot(b), "src")
 	}
-	var docs [][]byte
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			data, err := os.ReadFile(path)
 			if err == nil && bytes.IndexByte(data[:min(len(data), 8<<10)], 0) < 0 {
 				docs = append(docs, data)
+				text += len(data)
 			}
 		}
 		return nil
@@ -207,7 +207,7 @@ func corpus(b *testing.B, dir string) [][]byte {
 	if len(docs) == 0 {
 		b.Skip("no files under " + dir)
 	}
-	return docs
+	return docs, text
 }
 
 func goroot(b *testing.B) string {
@@ -226,11 +226,7 @@ func goroot(b *testing.B) string {
 // it makes a posting list: a build's floor. Under wazero (the test built
 // with GOOS=wasip1 GOARCH=wasm, the tree mounted) it is the module's.
 func BenchmarkTrigrams(b *testing.B) {
-	docs := corpus(b, os.Getenv("INDEX_TREE"))
-	text := 0
-	for _, d := range docs {
-		text += len(d)
-	}
+	docs, text := corpus(b, os.Getenv("INDEX_TREE"))
 	b.SetBytes(int64(text))
 	ix := New()
 	n := 0
@@ -248,11 +244,7 @@ func BenchmarkTrigrams(b *testing.B) {
 // src), reporting its size against the text's and, for the bench's
 // patterns, the share of the files a search then reads.
 func BenchmarkBuild(b *testing.B) {
-	docs := corpus(b, os.Getenv("INDEX_TREE"))
-	text := 0
-	for _, d := range docs {
-		text += len(d)
-	}
+	docs, text := corpus(b, os.Getenv("INDEX_TREE"))
 	b.SetBytes(int64(text))
 	var ix *Index
 	for range b.N {
