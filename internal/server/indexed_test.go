@@ -20,20 +20,6 @@ import (
 	"github.com/rootbound/rootbound/protocol"
 )
 
-// answer runs one request line on s and returns the answer's bytes.
-func answer(t *testing.T, s *Server, req any) []byte {
-	t.Helper()
-	line, err := json.Marshal(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := s.Serve(bytes.NewReader(append(line, '\n')), &out); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
 // indexRounds is how many edit-then-search rounds TestIndexedMatchesUnindexed
 // runs; ROOTBOUND_INDEX_ROUNDS asks for more.
 func indexRounds() int {

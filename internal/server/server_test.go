@@ -31,6 +31,20 @@ var tree = map[string]string{
 
 // serve runs requests against a fresh server over tree and returns the
 // answer lines, each re-encoded compactly, per request.
+// answer runs one request line on s and returns the answer's bytes.
+func answer(t *testing.T, s *Server, req any) []byte {
+	t.Helper()
+	line, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.Serve(bytes.NewReader(append(line, '\n')), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
 func serve(t *testing.T, roots []Root, reqs ...string) [][]protocol.Line {
 	t.Helper()
 	s, err := New(roots)
