@@ -11,9 +11,10 @@ import (
 )
 
 // serverTable times the command through its resident server (issue 20):
-// a call on a one-file tree, where the command's start is all of it, and
-// repeat greps of the Go tree, which the server's index answers; beside
-// the command in its own process, and rg. The server runs in a directory
+// a call on a one-file tree, where the command's start is all of it,
+// repeat greps of the Go tree, which the server's index answers, and a read
+// and a list (issue 21); beside the command in its own process, and rg
+// (cat -n for the read, fd for the list). The server runs in a directory
 // of the bench's, and is stopped at the end.
 func serverTable(keep *regexp.Regexp, cli, tmp string, trees map[string]string) error {
 	if !keep.MatchString("server") {
@@ -65,6 +66,10 @@ func serverTable(keep *regexp.Regexp, cli, tmp string, trees map[string]string) 
 		{"grep -n literal", "one file", []string{"grep", "-n", "needle", one}, []string{"rg", "-n", "needle", one}, 30 * time.Millisecond},
 		{"grep -l rare literal", "go", []string{"grep", "-l", "-F", "flash_probe_gpio_init", trees["go"]}, []string{"rg", "-l", "--hidden", "--no-require-git", "-F", "flash_probe_gpio_init", trees["go"]}, 0},
 		{"grep -l TODO|FIXME", "go", []string{"grep", "-l", "TODO|FIXME", trees["go"]}, []string{"rg", "-l", "--hidden", "--no-require-git", "TODO|FIXME", trees["go"]}, 0},
+		// read against cat -n (the "rg" column): a file of 4,000 lines,
+		// which takes the command two calls of 2,000.
+		{"read (cat -n), 4,000 lines", "go", []string{"read", filepath.Join(trees["go"], "src", "net", "http", "server.go")}, []string{"cat", "-n", filepath.Join(trees["go"], "src", "net", "http", "server.go")}, 0},
+		{"list -d 2 (fd -d 2)", "go", []string{"list", "-d", "2", filepath.Join(trees["go"], "src", "net")}, []string{"fdfind", "-H", "-I", "-d", "2", ".", filepath.Join(trees["go"], "src", "net")}, 0},
 	}
 	for _, r := range rows {
 		// A first call on the tree through the server, then time for its
@@ -72,7 +77,7 @@ func serverTable(keep *regexp.Regexp, cli, tmp string, trees map[string]string) 
 		if err := command(r.args...)(); err != nil {
 			return err
 		}
-		if r.tree != "one file" {
+		if r.tree != "one file" && r.args[0] == "grep" {
 			time.Sleep(8 * time.Second)
 		}
 		own := append([]string{r.args[0], "--no-server"}, r.args[1:]...)
