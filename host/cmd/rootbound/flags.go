@@ -46,7 +46,7 @@ func bindOptions(fs *flag.FlagSet, tool options.Tool) *values {
 }
 
 // Args returns the call's arguments as JSON: the command's defaults, what
-// the flags set, and pattern and path.
+// the flags set, and pattern (for a tool that takes one) and path.
 func (v *values) Args(pattern, path string) ([]byte, error) {
 	args := map[string]any{}
 	for _, o := range options.For(v.tool) {
@@ -61,7 +61,9 @@ func (v *values) Args(pattern, path string) ([]byte, error) {
 	for k, x := range v.set {
 		args[k] = x
 	}
-	args["pattern"] = pattern
+	if _, ok := options.Lookup(v.tool, "pattern"); ok {
+		args["pattern"] = pattern
+	}
 	if path != "" {
 		args["path"] = path
 	}

@@ -69,25 +69,29 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
-	var m map[string]any
-	_ = json.Unmarshal(raw, &m)
-	delete(m, "pattern")
+	var read host.ReadArgs
+	var list host.ListArgs
 	if tool == "read" {
 		if target.file == "" {
 			fmt.Fprintf(stderr, "rootbound read: %s is a directory: rootbound list %s lists it\n", arg, arg)
 			return 2
 		}
-		m["path"] = target.file
+		err = json.Unmarshal(raw, &read)
+		read.Path = target.file
 		if first > 0 {
-			m["offset"] = first
+			read.Offset = first
 		}
 		if last > 0 {
-			m["limit"] = last - max(first, 1) + 1
+			read.Limit = last - max(first, 1) + 1
 		}
-	} else if target.file != "" {
-		m["path"] = target.file
+	} else {
+		err = json.Unmarshal(raw, &list)
+		list.Path = target.file
 	}
-	raw, _ = json.Marshal(m)
+	if err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
 	r, done := c.runner(ctx, e, target.root, false, stderr)
@@ -96,20 +100,22 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	}
 	defer done()
 	if c.json {
-		return readOrListJSON(ctx, r, tool, raw, c, stdout, stderr)
+		req := protocol.Request{V: protocol.Version, ID: "1",
+			Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: int64(c.maxSizeMiB) << 20}}
+		if tool == "read" {
+			req.Read = (*protocol.ReadArgs)(&read)
+		} else {
+			req.List = (*protocol.ListArgs)(&list)
+		}
+		return serveJSON(ctx, r, req, stdout, stderr)
 	}
 	out := newOutput(stdout, printer.Style{Filename: true, Numbered: tool == "read"})
 	out.lines.Prefix = target.prefix
 	var res *host.Result
 	if tool == "read" {
-		res = readAll(ctx, r, raw, out)
+		res = readAll(ctx, r, read, out)
 	} else {
-		var a host.ListArgs
-		if err := json.Unmarshal(raw, &a); err != nil {
-			fmt.Fprintln(stderr, "rootbound:", err)
-			return 2
-		}
-		p, err := r.PrepareList(a)
+		p, err := r.PrepareList(list)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
 			return 2
@@ -132,9 +138,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 // readAll reads the lines a read asks for, as many calls as they take
 // (one returns at most 2,000 lines), printing each as it comes; the result
 // is the last call's.
-func readAll(ctx context.Context, r *host.Runner, raw []byte, out *output) *host.Result {
-	var a host.ReadArgs
-	_ = json.Unmarshal(raw, &a)
+func readAll(ctx context.Context, r *host.Runner, a host.ReadArgs, out *output) *host.Result {
 	want := a.Limit // 0: to the end
 	a.MaxBytes = protocol.MaxReadBytes
 	for {
@@ -175,23 +179,3 @@ func lineRange(arg string) (path string, first, last int) {
 }
 
 var rangeSuffix = regexp.MustCompile(`^(.+):([0-9]{1,9})(?:-([0-9]{1,9}))?$`)
-
-// readOrListJSON runs the call through the protocol and prints its lines
-// as the module writes them.
-func readOrListJSON(ctx context.Context, r *host.Runner, tool string, raw []byte, c commandFlags, stdout, stderr io.Writer) int {
-	req := protocol.Request{V: protocol.Version, ID: "1",
-		Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: int64(c.maxSizeMiB) << 20}}
-	var err error
-	if tool == "read" {
-		req.Read = &protocol.ReadArgs{}
-		err = json.Unmarshal(raw, req.Read)
-	} else {
-		req.List = &protocol.ListArgs{}
-		err = json.Unmarshal(raw, req.List)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "rootbound:", err)
-		return 2
-	}
-	return serveJSON(ctx, r, req, stdout, stderr)
-}
