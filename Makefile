@@ -1,4 +1,4 @@
-# rootbound: make wasm | test | check | bench | fuzz | conformance
+# rootbound: make wasm | test | check | release | bench | fuzz | conformance
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 GO       ?= go
@@ -19,7 +19,7 @@ FUZZINDEX ?= 20000x
 # that finds new coverage can spend minutes shrinking inputs.
 FUZZMIN ?= 10x
 
-.PHONY: all wasm wasm-check build test hostile conformance component mcp-clients check bench fuzz tools
+.PHONY: all wasm wasm-check build test hostile conformance portable component mcp-clients check cross release release-check bench fuzz tools
 
 all: build
 
@@ -33,32 +33,38 @@ wasm-check:
 	  if cmp -s $$tmp/rootbound.wasm $(WASM); then echo "wasm-check: $(WASM) is up to date"; rm -r $$tmp; \
 	  else echo "wasm-check: $(WASM) differs from a fresh build of ./guest: run 'make wasm' and commit it"; rm -r $$tmp; exit 1; fi
 
-## build: the rootbound command, into bin/
-build:
-	$(GO) build -o bin/rootbound ./host/cmd/rootbound
+VERSION := $(shell cat VERSION)
 
-## tools: ripgrep, fd and git, which the agreement tests and the benchmark compare against
+## build: the rootbound command, into bin/, with VERSION stamped in
+build:
+	$(GO) build -ldflags "-X main.stamped=$(VERSION)" -o bin/rootbound ./host/cmd/rootbound
+
+## tools: ripgrep, fd and git, which the agreement tests and the benchmark compare against; zsh, fish
+## and groff, which run the completions and the manual page; umoci, which unpacks the release's image
+TOOLS := rg:ripgrep fdfind:fd-find git:git zsh:zsh fish:fish groff:groff-base umoci:umoci
 tools:
-	@command -v rg >/dev/null && command -v fdfind >/dev/null && command -v git >/dev/null || \
-	  { apt-get update -qq && apt-get install -y -qq ripgrep fd-find git >/dev/null; }
+	@missing=; for t in $(TOOLS); do command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; done; \
+	  test -z "$$missing" || { apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; }
 
 ## test: the module is fresh, every package's tests pass, every host conforms, the hostile suite holds
 ## (with one temporary cache directory for the compiled module, removed after: tests write nothing else)
 test: wasm-check tools
 	@export GOCACHE="$$($(GO) env GOCACHE)" ROOTBOUND_TEST_CACHE="$$(mktemp -d)" && \
 	  export XDG_CACHE_HOME="$$ROOTBOUND_TEST_CACHE" && trap 'rm -rf "$$ROOTBOUND_TEST_CACHE"' EXIT && \
-	  echo "ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' $(ALL)" && \
-	  ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' $(ALL) && \
+	  echo "ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' $(filter-out ./release/...,$(ALL))" && \
+	  ROOTBOUND_COMPARE=1 $(GO) test -skip '$(HOSTILE)|TestConformance' $(filter-out ./release/...,$(ALL)) && \
 	  $(MAKE) --no-print-directory conformance && \
 	  $(MAKE) --no-print-directory mcp-clients && \
-	  $(MAKE) --no-print-directory hostile
+	  $(MAKE) --no-print-directory hostile && \
+	  $(MAKE) --no-print-directory portable && \
+	  $(MAKE) --no-print-directory release-check
 
 HOSTILE := TestHostile|TestSwapRace
 
 # Modules of their own (go.work joins them for development): examples that
 # need other SDKs, and the WIT test, so the library requires only what it
 # uses. ALL is every package of every module.
-MODULES := examples/anthropic-agent examples/openai-agent examples/wasmtime wit
+MODULES := examples/anthropic-agent examples/openai-agent examples/wasmtime release wit
 ALL     := ./... $(addprefix ./,$(addsuffix /...,$(MODULES)))
 
 # The packages of the module's core, which build for wasip1 as well.
@@ -78,12 +84,36 @@ mcp-clients:
 	cd examples/mcp && npm ci --no-audit --no-fund --loglevel=error
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./examples/mcp -count=1 -v | grep -E '^(ok|FAIL|--- FAIL|panic)|^\s+mcp_test.go|(ok|FAIL): '
 
+## portable: conformance and the hostile suite with the wazero mount opening a path a component at a
+## time (ROOTBOUND_NO_OPENAT2=1): the path macOS and the BSDs take, proven here
+portable:
+	ROOTBOUND_NO_OPENAT2=1 $(MAKE) --no-print-directory conformance hostile
+
 ## hostile: hostile trees and inputs on every runtime; prints the table of cases x runtimes
 hostile:
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run '$(HOSTILE)' -count=1 -v | grep -E '^([|]|hostile:|--- FAIL|FAIL|ok|panic)|(hostile|bounds)_test.go'
 
-## check: build, vet, gofmt, go mod tidy; fails on any diff
-check: wasm-check
+# The systems the command builds for (make check builds and vets each; the
+# wasmtime example needs cgo, and is built for this one only).
+CROSS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64 freebsd/arm64
+CROSS_PKGS := ./... $(addprefix ./,$(addsuffix /...,$(filter-out examples/wasmtime,$(MODULES))))
+
+## cross: build and vet every package, tests too, for each system of CROSS
+cross:
+	@for p in $(CROSS); do echo "GOOS=$${p%/*} GOARCH=$${p#*/} go vet $(CROSS_PKGS)"; \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet $(CROSS_PKGS) || exit 1; done
+
+## release: every artifact of a release into dist/, reproducibly (release/main.go says what)
+release: wasm-check
+	$(GO) run ./release -out dist
+
+## release-check: make the release (twice) and check every artifact (release/release_test.go)
+release-check: tools
+	cd release && npm ci --no-audit --no-fund --loglevel=error
+	ROOTBOUND_COMPARE=1 $(GO) test ./release -count=1 -v | grep -E '^(ok|FAIL|--- |panic)|^\s+(--- FAIL|release_test.go)'
+
+## check: build, vet, gofmt, go mod tidy, every system of CROSS; fails on any diff
+check: wasm-check cross
 	$(GO) build $(ALL)
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./guest/... ./protocol/... $(GUEST_PKGS)
 	$(GO) vet $(ALL)

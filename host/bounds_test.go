@@ -1,3 +1,5 @@
+//go:build unix
+
 package host
 
 // The bounded-work part of the hostile suite: patterns built to run for
@@ -387,10 +389,10 @@ func moduleCPU(pid int, call func()) time.Duration {
 }
 
 // boundVerdict checks what every bounded call must show.
-func boundVerdict(o outcome, c hostileCall) (string, bool) {
+func boundVerdict(o outcome, c hostileCall, slack time.Duration) (string, bool) {
 	deadline := c.deadline
 	switch {
-	case o.took > deadline+overrun:
+	case o.took > deadline+overrun+slack:
 		return fmt.Sprintf("ran %v, %v past its %v deadline", o.took.Round(time.Millisecond), (o.took - deadline).Round(time.Millisecond), deadline), false
 	case c.want != "" && o.code != c.want:
 		return fmt.Sprintf("ended with %q, want %s", o.code, c.want), false
@@ -429,7 +431,14 @@ func libraryBound(t *testing.T, root string, c hostileCall, parallelism int, sch
 	after := cpuSelf() - before
 	start := time.Now()
 	cerr := r.Close(ctx)
-	note, ok := boundVerdict(o, c)
+	// A grep split across more instances than cores may end later by
+	// what Go's own scheduler makes goroutines wait under that load: the
+	// control measured in the same run, as for the ticker.
+	var slack time.Duration
+	if shareOfCores(parallelism) > 1 {
+		slack = scheduler
+	}
+	note, ok := boundVerdict(o, c, slack)
 	note += fmt.Sprintf("; ticker gap %v; CPU after %v; Close %v in %v", gap.Round(time.Millisecond), after.Round(time.Millisecond), cerr, time.Since(start).Round(time.Millisecond))
 	switch {
 	case gap > max(maxTickerGap, c.maxGap)*time.Duration(shareOfCores(parallelism))+scheduler:
@@ -534,7 +543,7 @@ func processBound(t *testing.T, argv []string, root string, cases []hostileCall,
 	for _, c := range cases {
 		var o outcome
 		after := moduleCPU(s.cmd.Process.Pid, func() { o = s.call(c.call, c.deadline, c.deadline+30*time.Second) })
-		note, ok := boundVerdict(o, c)
+		note, ok := boundVerdict(o, c, 0)
 		note += fmt.Sprintf("; CPU after %v", after)
 		if after > maxCPUAfter {
 			note, ok = note+": CPU spent after the call returned", false
@@ -579,7 +588,7 @@ func cliBound(bin, root string, c hostileCall, startup time.Duration) (string, b
 		return "n/a: the system refuses a command line that long (E2BIG)", true
 	}
 	o := fromLines(out, max(0, time.Since(start)-startup))
-	return boundVerdict(o, c)
+	return boundVerdict(o, c, 0)
 }
 
 func buildCLI(t *testing.T) (bin string, startup time.Duration) {
@@ -603,7 +612,7 @@ func buildCLI(t *testing.T) (bin string, startup time.Duration) {
 func processRuntimes(t *testing.T) []string {
 	var rts []string
 	for _, r := range conformanceRunners {
-		if serveArgv(r.name) == nil {
+		if serveArgv(r.name) == nil || r.noMount && portable() {
 			continue
 		}
 		if why := r.skip(); why != "" {

@@ -61,6 +61,13 @@ const (
 
 const during = "before the search finished; results found until then are shown"
 
+// moduleDeadline is the module's words for a deadline that passed during
+// a call (internal/server/call.go). The host says the same when it ends
+// the call itself (its backstop, graceAnswer past the deadline), as the
+// Node and wasmtime hosts do, so an answer never depends on which side
+// noticed the deadline first (conformance case deadline).
+const moduleDeadline = "deadline reached before the search finished"
+
 // Glob finds files by name or path: PrepareGlob, then Run. The Result is
 // never nil; the error is the Result's typed error, if any. The Result
 // holds at most WithMaxResultBytes of results; GlobEach holds none.
@@ -238,7 +245,7 @@ func acquireFailed(ctx context.Context, err error) Done {
 // exchangeOn is exchange on an instance acquired, which it releases.
 func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id string, deadline time.Time, moduleMS int64,
 	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
-	if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
+	if err := inst.send(line); err != nil {
 		<-inst.exited
 		r.discard(inst)
 		return failed(protocol.CodeInternal, "the module is gone: "+exitText(inst)), nil
@@ -351,6 +358,9 @@ func decodeLine(r *protocol.ItemReader, raw []byte) (protocol.Line, error) {
 func stopped(ctx context.Context, when string) (code, msg string) {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return protocol.CodeCancelled, "the call was cancelled " + when
+	}
+	if when == during {
+		return protocol.CodeDeadline, moduleDeadline
 	}
 	return protocol.CodeDeadline, "the deadline passed " + when
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package host
 
 // The hostile suite: trees and arguments built to break confinement or the

@@ -116,7 +116,7 @@ func (r *Runner) build(inst *instance) {
 	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexBytes, Fed: feeds != nil}, Policy: r.policy}
 	line, _ := json.Marshal(req)
 	ok := false
-	if _, err := inst.stdin.Write(append(line, '\n')); err == nil {
+	if err := inst.send(line); err == nil {
 		for {
 			raw, more := inst.out.wait()
 			if !more {

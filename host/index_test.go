@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -129,7 +128,7 @@ func TestIndexHost(t *testing.T) {
 			os.Symlink("../skip.log", p)
 		case 3:
 			os.Remove(p)
-			syscall.Mkfifo(p, 0o644)
+			mkfifo(p)
 		}
 		g := greps[rng.IntN(len(greps))]
 		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &g}

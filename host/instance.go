@@ -21,6 +21,7 @@ import (
 // keeps one per concurrent call.
 type instance struct {
 	gate      *rootfs.Gate
+	mounts    []*rootfs.FS // its roots' mounts
 	clock     *clock
 	stdin     *io.PipeWriter
 	out       lineQueue     // its response lines, read in chunks (read); its channel closes when stdout ends
@@ -30,6 +31,18 @@ type instance struct {
 	stderr    *headBuffer
 	abandon   sync.Once
 	ready     chan struct{} // closed when the module first reads its stdin
+}
+
+// send hands the module a request line. The mounts first let go of the
+// directories they held open for the last call (the module, between
+// calls, holds none: each call opens its tree anew), so a tree changed
+// since is opened as it is now.
+func (inst *instance) send(line []byte) error {
+	for _, m := range inst.mounts {
+		m.Close()
+	}
+	_, err := inst.stdin.Write(append(line, '\n'))
+	return err
 }
 
 // warm reports whether the module has started and waits for a request.
@@ -73,7 +86,9 @@ func (r *Runner) start() *instance {
 	fsc := wazero.NewFSConfig()
 	args := []string{"rootbound"}
 	for i, root := range r.roots {
-		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(rootfs.New(root, inst.gate), r.cfg.roots[i].Name)
+		m := rootfs.New(root, inst.gate)
+		inst.mounts = append(inst.mounts, m)
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(m, r.cfg.roots[i].Name)
 		args = append(args, "--root", r.cfg.roots[i].Name)
 	}
 	inR, inW := io.Pipe()
@@ -99,6 +114,9 @@ func (r *Runner) start() *instance {
 		mod, err := r.rt.InstantiateModule(withReservedMemory(context.Background()), r.compiled, mc)
 		if mod != nil {
 			_ = mod.Close(context.Background())
+		}
+		for _, m := range inst.mounts {
+			m.Close() // the directories a mount holds open
 		}
 		inst.exitErr = err
 		_ = inR.Close()

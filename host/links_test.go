@@ -1,3 +1,5 @@
+//go:build unix
+
 package host
 
 // The hostile suite's rows for links inside a root: a link at every

@@ -148,7 +148,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 		s.inst, s.q, s.open = inst, &inst.out, -1
 		req.Shard = &protocol.Shard{Index: k, Count: n}
 		line, _ := json.Marshal(req) // it was decoded from JSON
-		if _, err := inst.stdin.Write(append(line, '\n')); err != nil {
+		if err := inst.send(line); err != nil {
 			s.lost = "the module is gone: " + exitText(inst)
 			s.head = &shardLine{key: keyStopBefore}
 		}

@@ -90,6 +90,10 @@ func Open(dir string) (*Tree, error) {
 	return &Tree{top: fd, ownTop: own}, nil
 }
 
+// At returns a tree whose top is the open directory fd. The fd stays the
+// caller's: Close leaves it open.
+func At(fd int) *Tree { return &Tree{top: fd} }
+
 // Close closes what the tree holds open.
 func (t *Tree) Close() {
 	t.truncate(0)

@@ -68,6 +68,9 @@ func TestGenerated(t *testing.T) {
 	if !bytes.Equal(node, options.NodeFlags()) {
 		t.Error("examples/node/flags.json is not what the table gives: run go generate ./internal/options")
 	}
+	if ts, err := os.ReadFile("../../examples/node/args.d.ts"); err != nil || !bytes.Equal(ts, options.TSArgs()) {
+		t.Errorf("examples/node/args.d.ts is not what the table gives (%v): run go generate ./internal/options", err)
+	}
 	for _, doc := range []string{"README.md", "PROTOCOL.md"} {
 		text, err := os.ReadFile("../../" + doc)
 		if err != nil {

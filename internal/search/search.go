@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"syscall"
 
 	"github.com/rootbound/rootbound/internal/meter"
 	"github.com/rootbound/rootbound/internal/nofollow"
@@ -155,25 +154,4 @@ func (r *Reader) grow(n, keep int) {
 	grown := make([]byte, n)
 	copy(grown, r.buf[:keep])
 	r.buf = grown
-}
-
-// read reads into b, retrying an interrupted call. A file opened without
-// blocking answers EAGAIN on a runtime whose reads are streams (the WASI
-// 0.2 command adapter): it is made blocking then, once, and read again; a
-// regular file never blocks for long, and it was checked to be one.
-func read(fd int, b []byte) (int, error) {
-	madeBlocking := false
-	for {
-		n, err := syscall.Read(fd, b)
-		switch {
-		case err == syscall.EINTR:
-			continue
-		case err == syscall.EAGAIN && !madeBlocking:
-			madeBlocking = true
-			if syscall.SetNonblock(fd, false) == nil {
-				continue
-			}
-		}
-		return max(n, 0), err
-	}
 }

@@ -141,7 +141,10 @@ func TestRead(t *testing.T) {
 		"big":      big,
 		"link":     "->text",
 	})
-	if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
+	hasFIFO := true
+	if err := mkfifo(filepath.Join(dir, "fifo")); errors.Is(err, errors.ErrUnsupported) {
+		hasFIFO = false
+	} else if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -175,6 +178,9 @@ func TestRead(t *testing.T) {
 	r.BeforeGrow = func() { grew++ }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.file == "fifo" && !hasFIFO {
+				t.Skip("no FIFOs on this system")
+			}
 			data, _, err := r.Read(tree, tt.file, tt.maxSize, 8192, nil)
 			if tt.link {
 				var le *nofollow.LinkError

@@ -1,4 +1,4 @@
-//go:build !wasip1
+//go:build unix
 
 // The wasip1 walker (readdir_wasip1.go) runs under the hosts' suites
 // (conformance, hostile); these tests build natively: wasip1 has no mkfifo.

@@ -102,10 +102,7 @@ func flagHelp(fs *flag.FlagSet) string {
 		}
 		spec += "--" + f.Name
 		// A `NAME` in the help names the argument, as pflag reads it.
-		name, help := flag.UnquoteUsage(f)
-		if !strings.Contains(f.Usage, "`") {
-			name = strings.ToUpper(name)
-		}
+		help, name := flagUsage(f)
 		if f.Value.Type() != "bool" {
 			spec += " " + name
 		}

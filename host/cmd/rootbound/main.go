@@ -6,6 +6,9 @@
 //	rootbound read [flags] PATH[:A[-B]]     like cat -n PATH (lines A to B)
 //	rootbound list [flags] [PATH]           like ls -A PATH, with sizes
 //	rootbound serve --root DIR ...           the JSON-lines protocol on stdin and stdout
+//	rootbound mcp --root DIR ...             the four tools over MCP
+//	rootbound completion bash|zsh|fish       the shell's completions
+//	rootbound man                            the manual page
 //
 // PATH is a directory or a single file (default: the current directory).
 // Results print as they are found. Exit status, as rg's: 0 when something
@@ -20,25 +23,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/protocol"
 )
-
-const usage = `usage:
-  rootbound glob [flags] PATTERN [PATH]   find files by name or path (* ? ** [a-z] {a,b})
-  rootbound grep [flags] PATTERN [PATH]   search file contents (RE2, or -F for a literal)
-  rootbound read [flags] PATH[:A[-B]]     print a file's lines, numbered as cat -n numbers them
-  rootbound list [flags] [PATH]           list a directory's entries with their sizes (-d N: N levels)
-  rootbound serve --root DIR ...          answer protocol requests on stdin, one JSON line each
-  rootbound mcp --root DIR ...            serve glob, grep, read and list over MCP (stdio, or --http 127.0.0.1:PORT)
-  rootbound server [--stop]               the resident server the four tools hand their calls to (started by their first)
-  rootbound version                       print the version and the module's hash
-
-PATH is a directory or a file (default: the current directory).
-Run 'rootbound COMMAND --help' for its flags.
-`
 
 func main() {
 	if code, ok := viaServer(os.Args[1:], os.Stdout, os.Stderr); ok {
@@ -63,6 +54,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return mcpServe(args[1:], stdin, stdout, stderr)
 	case "server":
 		return serverCommand(args[1:], stdout, stderr)
+	case "completion":
+		return completion(args[1:], stdout, stderr)
+	case "man":
+		return manPage(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, version())
 		return 0
@@ -81,23 +76,31 @@ func served(tool string) bool {
 	return tool == "glob" || tool == "grep" || tool == "read" || tool == "list"
 }
 
-// version names this build: the module version (or the VCS revision) and
-// the first bytes of the embedded module's SHA-256, which tells builds with
-// different guests apart.
+// stamped is the release's version, set by the build (make build, make
+// release: -ldflags "-X main.stamped=$(cat VERSION)").
+var stamped string
+
+// version names this build: its version (stamped by the build, or the
+// module version go install resolved, or the VCS revision of a checkout),
+// the protocol version it speaks, and the first bytes of the embedded
+// module's SHA-256, which tells builds with different guests apart.
 func version() string {
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			v = bi.Main.Version
+	v := stamped
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = strings.TrimPrefix(bi.Main.Version, "v")
 		}
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && v == "(devel)" {
-				v = s.Value[:min(12, len(s.Value))]
+			if s.Key == "vcs.revision" && v == "" {
+				v = "devel-" + s.Value[:min(12, len(s.Value))]
 			}
 		}
 	}
+	if v == "" {
+		v = "devel"
+	}
 	sum := sha256.Sum256(host.Module())
-	return fmt.Sprintf("rootbound %s (module sha256 %x)", v, sum[:6])
+	return fmt.Sprintf("rootbound %s (protocol %d, module sha256 %x)", v, protocol.Version, sum[:6])
 }
 
 // newFlags returns the flag set of a subcommand: pflag prints nothing of
@@ -106,15 +109,31 @@ func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	fs.BoolP("version", "V", false, "print the version and exit")
 	return fs
+}
+
+// wantsVersion reports whether --version was given.
+func wantsVersion(fs *flag.FlagSet) bool {
+	v, _ := fs.GetBool("version")
+	return v
 }
 
 // parse parses a subcommand's flags. --help prints usage (its first line)
 // and the flags on stdout; a bad flag is one line on stderr that points to
 // --help. done reports that the command is over, with its exit status.
 func parse(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (done bool, code int) {
+	if len(args) == 1 && args[0] == describeArg {
+		if describer != nil {
+			describer(fs, usage)
+		}
+		return true, 0
+	}
 	err := fs.Parse(args)
 	switch {
+	case err == nil && wantsVersion(fs):
+		fmt.Fprintln(stdout, version())
+		return true, 0
 	case err == nil:
 		return false, 0
 	case errors.Is(err, flag.ErrHelp):

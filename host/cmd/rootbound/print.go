@@ -162,8 +162,7 @@ func isTerminal(w io.Writer) bool {
 // with an execute bit (fd -t x): the module sees no permission bits, so
 // the host looks, through the root's directory and without following a
 // link at any component (package rootfs).
-func executables(dir *rootfs.Dir, each func(host.Item) error) func(host.Item) error {
-	fsys := rootfs.New(dir, nil)
+func executables(fsys *rootfs.FS, each func(host.Item) error) func(host.Item) error {
 	return func(it host.Item) error {
 		st, errno := fsys.Lstat(string(it.Path))
 		if errno != 0 || !st.Mode.IsRegular() || st.Mode.Perm()&0o111 == 0 {

@@ -146,7 +146,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	} else {
 		fs.StringVarP(&c.color, "color", "c", "auto", "`WHEN`: never, auto or always (accepted, for fd: paths are not coloured)")
 		fs.BoolVarP(&c.absolute, "absolute-path", "a", false, "print absolute paths")
-		fs.StringArrayVarP(&c.extensions, "extension", "e", nil, "only files with this extension, in any case (fd -e); repeat it; PATTERN may then be left out")
+		fs.StringArrayVarP(&c.extensions, "extension", "e", nil, "only files whose name ends in .`EXT`, in any case (fd -e); repeat it; PATTERN may then be left out")
 		fs.BoolVarP(&c.null, "print0", "0", false, "end each path with a NUL byte, not a newline")
 		fs.BoolP("glob", "g", true, "accepted, for fd: patterns are globs")
 		fs.Lookup("glob").NoOptDefVal = "true"
@@ -263,7 +263,9 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 					continue
 				}
 				defer dir.Close()
-				each = executables(dir, out.item)
+				fsys := rootfs.New(dir, nil)
+				defer fsys.Close()
+				each = executables(fsys, out.item)
 			}
 			res, _ = r.GlobEach(ctx, glob, each)
 		default:

@@ -143,8 +143,9 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 		if a == "--" {
 			break
 		}
-		if a == "--no-server" {
-			return 0, false
+		switch a {
+		case "--no-server", "--help", "-h", "--version", "-V":
+			return 0, false // nothing to serve, or asked not to: no server started
 		}
 	}
 	dir := serverDir()

@@ -1,6 +1,11 @@
 package rootfs
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"github.com/tetratelabs/wazero/sys"
+	"golang.org/x/sys/unix"
+)
 
 // hasOpenat2 reports whether the kernel has openat2 (Linux 5.6 and later).
 //
@@ -12,6 +17,9 @@ import "golang.org/x/sys/unix"
 // alone against os.Root's walk: a grep through the rootbound command went
 // from about 2.1 s to 1.2 s.
 func hasOpenat2(fd int) bool {
+	if os.Getenv(NoOpenat2Env) != "" {
+		return false
+	}
 	probe, err := openat2(fd, ".", unix.O_PATH|unix.O_CLOEXEC)
 	if err != nil {
 		return false
@@ -30,4 +38,18 @@ func openat2(fd int, p string, flags int) (int, error) {
 			return nfd, err
 		}
 	}
+}
+
+// lstatOpenat2 describes p itself, opened as a path only: a link at its end
+// is opened, not followed (O_PATH|O_NOFOLLOW under RESOLVE_NO_SYMLINKS),
+// and described; one before its end is refused. Two system calls and a
+// close, against three and a close through the parent directory: a glob
+// sorted by mtime stats every file.
+func lstatOpenat2(d *Dir, p string) (sys.Stat_t, error) {
+	fd, err := openat2(d.fd, p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+	if err != nil {
+		return sys.Stat_t{}, err
+	}
+	defer unix.Close(fd)
+	return fstat(fd)
 }

@@ -36,10 +36,16 @@ import (
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
-	"golang.org/x/sys/unix"
 
 	"github.com/rootbound/rootbound/protocol"
 )
+
+// NoOpenat2Env names the test switch that makes every Dir open a path a
+// component at a time, as on macOS and the BSDs, so that the path those
+// systems take is proven on Linux: the hostile suite and conformance run
+// with it set too (make portable). It never weakens confinement: the
+// component walk refuses every link openat2 refuses.
+const NoOpenat2Env = "ROOTBOUND_NO_OPENAT2"
 
 // Gate is shared by the mounts of one module instance.
 type Gate struct{ revoked atomic.Bool }
@@ -52,34 +58,17 @@ func (g *Gate) Restore() { g.revoked.Store(false) }
 
 func (g *Gate) closed() bool { return g != nil && g.revoked.Load() }
 
-// Dir is a host directory shared by the mounts of every instance. It holds
-// the directory open: a path swapped for another directory after OpenDir
-// does not change what is served.
-type Dir struct {
-	fd int
-	// openat2 says the kernel resolves a whole path below fd in one call
-	// (Linux 5.6 and later); otherwise a path is opened a component at a
-	// time.
-	openat2 bool
-}
-
-// OpenDir opens the host directory dir. The host names it, links and all
-// (a root's own path is configuration, not a call's argument); a directory
-// that is, or is inside, a ".git" is refused, since .git is never read.
-func OpenDir(dir string) (*Dir, error) {
+// resolveRoot resolves the links of a root's own path (the host's
+// configuration) and refuses a directory that is, or is inside, a ".git".
+func resolveRoot(dir string) (string, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	if slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
-		return nil, fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
+	if slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), isDotGit) {
+		return "", fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
 	}
-	// O_NONBLOCK: a FIFO in dir's place must not block the open.
-	fd, err := unix.Open(real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
-	}
-	return &Dir{fd: fd, openat2: hasOpenat2(fd)}, nil
+	return real, nil
 }
 
 // Link returns the first component of rel (clean, relative, "/"-separated)
@@ -92,6 +81,7 @@ func (d *Dir) Link(rel string) string {
 		return ""
 	}
 	fsys := New(d, nil)
+	defer fsys.Close()
 	for i := 0; i <= len(rel); i++ {
 		if i < len(rel) && rel[i] != '/' {
 			continue
@@ -107,62 +97,10 @@ func (d *Dir) Link(rel string) string {
 	return ""
 }
 
-// Close releases the directory.
-func (d *Dir) Close() error { return unix.Close(d.fd) }
-
-// open opens p (clean, relative, "." for the directory itself) below the
-// directory with flags, never following a link at any component: a link
-// anywhere is ELOOP.
-func (d *Dir) open(p string, flags int) (int, error) {
-	if bad(p) {
-		return -1, unix.EPERM
-	}
-	if d.openat2 {
-		return openat2(d.fd, p, flags)
-	}
-	cur := d.fd
-	for {
-		comp, rest, more := strings.Cut(p, "/")
-		f := flags | unix.O_NOFOLLOW
-		if more {
-			f = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
-		}
-		fd, err := openat(cur, comp, f)
-		if err == unix.ENOTDIR && isLink(cur, comp) {
-			err = unix.ELOOP // Linux says ENOTDIR for a link opened as a directory
-		}
-		if cur != d.fd {
-			unix.Close(cur)
-		}
-		if err != nil {
-			return -1, err
-		}
-		if !more {
-			return fd, nil
-		}
-		cur, p = fd, rest
-	}
-}
-
-// isLink reports whether name in the directory dir is a symbolic link.
-func isLink(dir int, name string) bool {
-	var st unix.Stat_t
-	return unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
-}
-
 // bad reports whether p has a ".." component: the module cleans its paths,
 // so one that climbs is refused before any lookup.
 func bad(p string) bool {
 	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
-}
-
-func openat(dir int, name string, flags int) (int, error) {
-	for {
-		fd, err := unix.Openat(dir, name, flags, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
 }
 
 // FS is a read-only mount of one Dir.
@@ -170,6 +108,7 @@ type FS struct {
 	experimentalsys.UnimplementedFS
 	dir  *Dir
 	gate *Gate
+	held // what the mount holds open between calls (per system)
 }
 
 // New returns a mount of dir gated by gate (which may be nil).
@@ -198,103 +137,9 @@ func name(p string) string {
 	return p
 }
 
-// errno maps an error to a WASI errno. A path that would escape is EPERM
-// (openat2 says EXDEV).
-func errno(err error) experimentalsys.Errno {
-	if err == nil {
-		return 0
-	}
-	if err == unix.EXDEV {
-		return experimentalsys.EPERM
-	}
-	return experimentalsys.UnwrapOSError(err)
-}
-
 // writeFlags are the open flags that would change the file system.
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT |
 	experimentalsys.O_TRUNC | experimentalsys.O_APPEND | experimentalsys.O_EXCL
-
-// openFlags are the flags of every open: read-only, and non-blocking, so a
-// FIFO cannot block it.
-const openFlags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
-
-// OpenFile implements experimentalsys.FS. It keeps a regular file as a
-// bare descriptor. Why not an *os.File for files: os.NewFile on a
-// non-blocking descriptor asks the kernel for its flags and tries to
-// register it with the network poller (fcntl and a failing epoll_ctl), two
-// system calls per file that read nothing, about 9% of a search's CPU.
-// Directories, which are read with ReadDir, are *os.Files.
-func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
-	if f.gate.closed() {
-		return nil, experimentalsys.ENOTSUP
-	}
-	if flag&writeFlags != 0 {
-		return nil, experimentalsys.EROFS
-	}
-	p = name(p)
-	osFlag := openFlags
-	if flag&experimentalsys.O_DIRECTORY != 0 {
-		osFlag |= unix.O_DIRECTORY
-	}
-	fd, err := f.dir.open(p, osFlag)
-	if err != nil {
-		return nil, errno(err)
-	}
-	st, err := fstat(fd)
-	if err != nil {
-		unix.Close(fd)
-		return nil, errno(err)
-	}
-	switch t := st.Mode.Type(); {
-	case t == 0:
-		return &file{fd: fd, st: st, gate: f.gate}, 0
-	case t.IsDir():
-		return &file{fd: -1, osf: os.NewFile(uintptr(fd), p), st: st, gate: f.gate}, 0
-	}
-	unix.Close(fd)
-	return nil, experimentalsys.EACCES
-}
-
-// Lstat implements experimentalsys.FS: p itself, a link at its end
-// described, not followed.
-func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
-	if f.gate.closed() {
-		return sys.Stat_t{}, experimentalsys.ENOTSUP
-	}
-	p = name(p)
-	if p == "." {
-		st, err := fstat(f.dir.fd)
-		return st, errno(err)
-	}
-	dir, base := ".", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, base = p[:i], p[i+1:]
-	}
-	if base == ".." {
-		return sys.Stat_t{}, experimentalsys.EPERM
-	}
-	if f.dir.openat2 {
-		// p itself, opened as a path only: a link at its end is opened,
-		// not followed (O_PATH|O_NOFOLLOW under RESOLVE_NO_SYMLINKS), and
-		// described; one before its end is refused. Two system calls and a
-		// close, against three and a close through the parent directory:
-		// a glob sorted by mtime stats every file.
-		fd, err := f.dir.open(p, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC)
-		if err != nil {
-			return sys.Stat_t{}, errno(err)
-		}
-		defer unix.Close(fd)
-		st, err := fstat(fd)
-		return st, errno(err)
-	}
-	fd, err := f.dir.open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC)
-	if err != nil {
-		return sys.Stat_t{}, errno(err)
-	}
-	defer unix.Close(fd)
-	st, err := fstatat(fd, base)
-	return st, errno(err)
-}
 
 // Stat implements experimentalsys.FS. Nothing is followed: a link at the
 // end of p is ELOOP, as anywhere else in it.
@@ -344,7 +189,7 @@ func wasiType(t fs.FileMode) fs.FileMode {
 // of an FS.
 type file struct {
 	experimentalsys.UnimplementedFile
-	fd   int      // a regular file opened with openat2, or -1
+	fd   int      // a regular file as a bare descriptor (Unix), or -1
 	osf  *os.File // otherwise
 	st   sys.Stat_t
 	gate *Gate
@@ -373,7 +218,7 @@ func (f *file) Read(buf []byte) (int, experimentalsys.Errno) {
 	if f.st.Mode.IsDir() {
 		return 0, experimentalsys.EISDIR
 	}
-	n, err := readFD(f.fd, buf)
+	n, err := f.read(buf, -1)
 	return n, errno(err)
 }
 
@@ -384,7 +229,7 @@ func (f *file) Pread(buf []byte, off int64) (int, experimentalsys.Errno) {
 	if f.st.Mode.IsDir() {
 		return 0, experimentalsys.EISDIR
 	}
-	n, err := preadFD(f.fd, buf, off)
+	n, err := f.read(buf, off)
 	return n, errno(err)
 }
 
@@ -421,10 +266,15 @@ func (f *file) Sync() experimentalsys.Errno                       { return 0 }
 func (f *file) Datasync() experimentalsys.Errno                   { return 0 }
 func (f *file) Utimens(int64, int64) experimentalsys.Errno        { return experimentalsys.EROFS }
 
-func (f *file) Close() experimentalsys.Errno {
-	if f.osf == nil {
-		unix.Close(f.fd)
-		return 0
+// parent splits p (clean, relative, not ".") into its directory ("" for
+// the top) and its last component.
+func parent(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "", p
 	}
-	return errno(f.osf.Close())
+	return p[:i], p[i+1:]
 }
+
+// isDotGit reports whether a component of a root's own path is ".git".
+func isDotGit(name string) bool { return name == ".git" }

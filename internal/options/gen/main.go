@@ -1,5 +1,5 @@
 // Command gen writes what comes from the table of options: the GlobArgs and
-// GrepArgs of packages protocol and host, the Node host's flag table and
+// GrepArgs of packages protocol and host, the Node host's flag table and argument types and
 // the option lists of README.md and PROTOCOL.md (go generate
 // ./internal/options).
 package main
@@ -26,6 +26,9 @@ func main() {
 		}
 	}
 	if err := os.WriteFile(nodePath, options.NodeFlags(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("../../examples/node/args.d.ts", options.TSArgs(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 	for pkg, path := range map[string]string{"protocol": "../../protocol/args.go", "host": "../../host/args.go"} {
