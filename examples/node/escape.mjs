@@ -117,6 +117,15 @@ export function quotePath(p) {
   return quote ? '"' + write(buf, true) + '"' : s;
 }
 
+/**
+ * shownPath prints a path as a person at a terminal reads it: as it is, as
+ * rg and fd show names, unless it holds a character to escape (escape.Shown).
+ */
+export function shownPath(p) {
+  const buf = asBuffer(p);
+  return hazardous(buf) ? '"' + write(buf, true) + '"' : buf.toString('utf8');
+}
+
 /** escapeLine prints a line's text (a string, or a Buffer of raw bytes). */
 export function escapeLine(l) {
   const buf = asBuffer(l);

@@ -2,7 +2,7 @@
 // by the same rules as the Go printer (host/internal/printer), which a test
 // holds this to on the conformance corpus (node_test.go, TestPrinterAgrees).
 
-import { quotePath, escapeLine } from './escape.mjs';
+import { quotePath, shownPath, escapeLine } from './escape.mjs';
 
 // data is a protocol data value: a string, or a Buffer of raw bytes.
 export function data(d) {
@@ -18,16 +18,33 @@ function joined(prefix, d) {
 const plural = (n, one, many) => (n === 1 ? one : many);
 
 /**
- * item is the text of a result or context line: "--" first where the module
- * marked a break. style: the path and the line number before each line
- * (rg -H, -n; both by default, as a model reads results).
+ * name prints a path for whom style.names says (printer.Names): 'exact'
+ * its bytes (a Buffer), for a program; 'shown' as rg and fd show names, for
+ * a person at a terminal; else so that it can never pass for a result or a
+ * notice, for text a model may read.
+ */
+function name(p, names) {
+  if (names === 'exact') return asBytes(p);
+  return names === 'shown' ? shownPath(p) : quotePath(p);
+}
+
+const asBytes = (p) => (Buffer.isBuffer(p) ? p : Buffer.from(p, 'utf8'));
+
+/**
+ * item is the text of a result or context line (a string; a Buffer where
+ * a name is printed as its bytes): "--" first where the module marked a
+ * break. style: the path and the line number before each line (rg -H, -n;
+ * both by default, as a model reads results), and names.
  */
 export function item(prefix, it, style = { filename: true, lineNumbers: true }) {
+  if (style.names === 'exact' && !it.line_number && !it.kind && !it.count) {
+    return Buffer.concat([asBytes(joined(prefix, it.path)), Buffer.from('\n')]);
+  }
   if (style.numbered && it.line_number) {
     // A read's line, as cat -n numbers it.
     return `${String(it.line_number).padStart(6)}\t${it.text ? escapeLine(data(it.text)) : '[Omitted long line]'}\n`;
   }
-  const p = quotePath(joined(prefix, it.path));
+  const p = name(joined(prefix, it.path), style.names === 'exact' ? 'model' : style.names);
   if (it.kind === 'file') return `${p} (${it.size === 1 ? '1 byte' : `${it.size ?? 0} bytes`})\n`;
   if (it.kind === 'symlink') return `${p} (symbolic link, not followed)\n`;
   if (it.line_number) {
@@ -73,4 +90,9 @@ export function leftOut(s = {}, maxSizeMiB) {
   if (n('symlink')) out += `rootbound: ${n('symlink')} symbolic ${plural(n('symlink'), 'link', 'links')} not followed\n`;
   if (n('special')) out += `rootbound: ${n('special')} special ${plural(n('special'), 'file', 'files')} (FIFOs, sockets, devices) not read\n`;
   return out;
+}
+
+/** joinOut joins printed items (strings and Buffers) into the bytes to write. */
+export function joinOut(parts) {
+  return Buffer.concat(parts.map((x) => (Buffer.isBuffer(x) ? x : Buffer.from(x, 'utf8'))));
 }

@@ -94,7 +94,8 @@ async function search(tool, argv) {
   const req = { pattern: undefined, ...FLAGS[tool].defaults };
   const regexps = [];
   // As rg: line numbers on a terminal, or with -n.
-  const style = { filename: true, lineNumbers: Boolean(process.stdout.isTTY) };
+  const tty = Boolean(process.stdout.isTTY);
+  const style = { filename: true, lineNumbers: tty };
   let caseSensitive = false;
   const { pos, timeoutMs } = parseFlags(tool, argv, req, (a, next) => {
     if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;
@@ -108,6 +109,10 @@ async function search(tool, argv) {
   if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [DIR]');
   req.pattern = pos[0];
+  // Names as the Go command prints them (its names()): a list of paths to a
+  // pipe is a program's, their bytes; a terminal shows them as rg and fd do.
+  const pathsOnly = tool === 'glob' || (req.output_mode ?? 'files_with_matches') === 'files_with_matches';
+  style.names = !tty && pathsOnly ? 'exact' : tty ? 'shown' : 'model';
   // As fd: a glob pattern without an upper-case letter ignores case, unless -s.
   if (tool === 'glob' && !caseSensitive && !/\p{Lu}/u.test(req.pattern)) req.case_insensitive = true;
   const dir = pos[1] ?? '.';
@@ -127,7 +132,7 @@ async function search(tool, argv) {
     if (l.item) {
       if (!l.item.context) found++;
       out.push(print.item(prefix, l.item, style));
-      if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
+      if (out.length >= 1024) process.stdout.write(print.joinOut(out.splice(0)));
     } else if (l.problem) {
       process.stderr.write(print.problem(prefix, l.problem));
     } else if (l.done) {
@@ -137,7 +142,7 @@ async function search(tool, argv) {
     }
   });
   host.close();
-  if (out.length) process.stdout.write(out.join(''));
+  if (out.length) process.stdout.write(print.joinOut(out));
   process.exitCode = failed ? 2 : found ? 0 : 1;
 }
 
@@ -173,7 +178,7 @@ async function readList(tool, argv) {
     process.exit(2);
   }
   const host = new ModuleHost([['/workspace', path.resolve(root)]], timeoutMs);
-  const style = { filename: true, numbered: tool === 'read' };
+  const style = { filename: true, numbered: tool === 'read', names: process.stdout.isTTY ? 'shown' : 'model' };
   let found = 0, done;
   const out = [];
   for (;;) {
@@ -188,7 +193,7 @@ async function readList(tool, argv) {
       if (l.item) {
         found++;
         out.push(print.item(prefix, l.item, style));
-        if (out.length >= 1024) process.stdout.write(out.splice(0).join(''));
+        if (out.length >= 1024) process.stdout.write(print.joinOut(out.splice(0)));
       } else if (l.problem) {
         process.stderr.write(print.problem(prefix, l.problem));
       } else if (l.done) done = l.done;
@@ -197,7 +202,7 @@ async function readList(tool, argv) {
     req.offset = done.next_offset;
   }
   host.close();
-  if (out.length) process.stdout.write(out.join(''));
+  if (out.length) process.stdout.write(print.joinOut(out));
   if (tool === 'read' && want && found < want) done.truncated = false;
   process.stderr.write(print.notices(prefix, done));
   if (!found) process.stderr.write(print.leftOut(done.skipped, MAX_FILE_SIZE_MIB));

@@ -109,7 +109,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		}
 		return serveJSON(ctx, r, req, stdout, stderr)
 	}
-	out := newOutput(stdout, printer.Style{Filename: true, Numbered: tool == "read"})
+	out := newOutput(stdout, printer.Style{Filename: true, Numbered: tool == "read", Names: names(e.tty, false, false)})
 	out.lines.Prefix = target.prefix
 	var res *host.Result
 	if tool == "read" {

@@ -225,9 +225,11 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if c.vimgrep {
 		style.Filename, style.Color = true, false // as rg prints it
 	}
+	pathsOnly := tool == "glob" || c.files || grep.OutputMode == host.ModeFiles
 	if tool == "glob" || c.files {
 		style = printer.Style{Filename: true, Null: c.null}
 	}
+	style.Names = names(tty, c.null, pathsOnly)
 	out := newOutput(stdout, style)
 	out.quiet = c.quiet
 	var total runTotals
@@ -596,4 +598,19 @@ func (l *lastLine) Write(p []byte) (int, error) {
 		}
 	}
 	return l.w.Write(p)
+}
+
+// names is for whom names are printed: a program gets their bytes (-0, or
+// a list of paths to a pipe, as xargs and while-read loops take them); a
+// person at a terminal sees them as rg and fd show them; anything else,
+// which is what an agent reads when it runs the command, prints a name
+// so that it can never pass for a result or a notice.
+func names(tty, null, pathsOnly bool) printer.Names {
+	switch {
+	case null || pathsOnly && !tty:
+		return printer.NamesExact
+	case tty:
+		return printer.NamesShown
+	}
+	return printer.NamesModel
 }

@@ -27,6 +27,11 @@
 //     double-quoted, with `"` and `\` escaped too, so it reads back
 //     unambiguously.
 //   - A line's text (after path:N:) is escaped but never quoted: tabs stay.
+//
+// That rule is for text a model may read. A person at a terminal gets
+// Shown (a path is quoted only when it holds a character to escape, as fd
+// and rg print names), and a program (-0, a list of paths to a pipe, JSON)
+// gets a path's exact bytes: the printer picks (printer.Names).
 package escape
 
 import (
@@ -39,6 +44,21 @@ import (
 // Path returns p as printed: as it is, or double-quoted and escaped.
 func Path(p string) string {
 	if !needsQuote(p) {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	write(&b, p, true)
+	b.WriteByte('"')
+	return b.String()
+}
+
+// Shown returns p as a person at a terminal reads it: as it is, as rg and
+// fd print names, unless it holds a character that could drive the
+// terminal or hide text (the first rule above): then double-quoted and
+// escaped, as Path writes it.
+func Shown(p string) string {
+	if !hazardous(p) {
 		return p
 	}
 	var b strings.Builder

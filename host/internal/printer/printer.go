@@ -42,8 +42,25 @@ func WriteItem(w io.Writer, prefix string, it Item) {
 	(&Lines{W: w, Prefix: prefix, Style: Style{Filename: true, LineNumbers: true}}).Write(it)
 }
 
+// Names is how a Style prints names: for whom.
+type Names uint8
+
+const (
+	// NamesModel: a name can never pass for a result or a notice
+	// (escape.Path): for text a model may read, as an agent reads a
+	// command's output through a pipe.
+	NamesModel Names = iota
+	// NamesShown: as rg and fd show names, quoted only when a character
+	// must be escaped (escape.Shown): for a person at a terminal.
+	NamesShown
+	// NamesExact: a name's bytes as they are: for a program (-0, a list
+	// of paths to a pipe), which reads what it was given.
+	NamesExact
+)
+
 // Style is how results are printed, as rg and fd print them.
 type Style struct {
+	Names       Names
 	Filename    bool // the path before each line (or above them, Heading)
 	Heading     bool // the path on a line of its own above its lines, a blank line between files (rg --heading)
 	LineNumbers bool // rg -n
@@ -89,7 +106,7 @@ func (p *Lines) Write(it Item) {
 		fmt.Fprintf(p.W, "%6d\t%s\n", it.Line, text)
 		return
 	}
-	path := p.paint(colorPath, escape.Path(p.Prefix+it.Path))
+	path := p.paint(colorPath, p.name(p.Prefix+it.Path))
 	switch it.Kind {
 	case "file":
 		fmt.Fprintf(p.W, "%s (%s)\n", path, Count(it.Size, "1 byte", "bytes"))
@@ -167,6 +184,17 @@ func (p *Lines) Write(it Item) {
 		spans = nil
 	}
 	fmt.Fprintf(p.W, "%s%s\n", lead.String(), p.text(*it.Text, spans))
+}
+
+// name is a path as the Style's reader gets it.
+func (p *Lines) name(s string) string {
+	switch p.Names {
+	case NamesExact:
+		return s
+	case NamesShown:
+		return escape.Shown(s)
+	}
+	return escape.Path(s)
 }
 
 // text is a line's text, escaped, its matches coloured when colour is on.

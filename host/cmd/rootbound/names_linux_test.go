@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// hostileNames returns n distinct file names made of what breaks
+// pipelines and forges output: newlines, controls, escapes, bytes that are
+// not UTF-8, colons, "-N-", dashes that are not "-", quotes, backslashes,
+// spaces at either end, shell and glob characters, bidi and invisible
+// characters.
+func hostileNames(n int) []string {
+	pieces := []string{"\n", "\r", "\t", "\x1b[31m", "\xff", "\xc3", ":", ":1:", "-12-", "2024-01-15-", "\u2013", "\u2212",
+		"\u202e", "\u200b", "\ufeff", " ", "\u00a0", "\u3000", `"`, `\`, "'", "*", "?", "[", "]", "{a,b}", "$(x)", "`x`",
+		";", "|", "&", "-", "--", "#", "~", "%", "é", "漢", ".", "...", "\x7f", "\x01", "=", "+", "!"}
+	rng := rand.New(rand.NewPCG(29, 30))
+	seen := map[string]bool{"": true, ".": true, "..": true, ".git": true, ".gitignore": true, ".ignore": true, ".rgignore": true}
+	var names []string
+	for len(names) < n {
+		var b strings.Builder
+		for k := 1 + rng.IntN(5); k > 0; k-- {
+			if rng.IntN(3) == 0 {
+				b.WriteByte(byte('a' + rng.IntN(26)))
+			}
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		name := b.String()
+		if len(name) > 200 || seen[name] {
+			continue
+		}
+		seen[name] = true
+		names = append(names, name)
+	}
+	return names
+}
+
+// TestNamesRoundTrip: what the command prints for a program (-0, a list
+// of paths to a pipe) is each name's bytes, so xargs -0 hands every path
+// back exactly; 1,000 hostile names lose or change none.
+func TestNamesRoundTrip(t *testing.T) {
+	xargs, err := exec.LookPath("xargs")
+	if err != nil {
+		t.Skip("no xargs")
+	}
+	dir := t.TempDir()
+	var want []string
+	for i, name := range hostileNames(1000) {
+		sub := dir
+		if i%4 == 0 { // a quarter one level down, under a hostile name too
+			sub = filepath.Join(dir, fmt.Sprintf("d%d\n-1-:", i%3))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := filepath.Join(sub, name)
+		if err := os.WriteFile(p, []byte("needle\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p)
+	}
+	slices.Sort(want)
+	// What find lists is the oracle: every file, by its bytes.
+	found, err := exec.Command("find", dir, "-type", "f", "-print0").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sortedCopy(split0(found)); !slices.Equal(got, want) {
+		t.Fatalf("find lists %d files, %d were made", len(got), len(want))
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		sep  byte
+	}{
+		{name: "glob -0", args: []string{"glob", "-0", "*", dir}, sep: 0},
+		{name: "grep -l -0", args: []string{"grep", "-l", "-0", "needle", dir}, sep: 0},
+		{name: "grep --files -0", args: []string{"grep", "--files", "-0", dir}, sep: 0},
+		{name: "glob to a pipe", args: []string{"glob", "*", dir}, sep: '\n'},
+		{name: "grep -l to a pipe", args: []string{"grep", "-l", "needle", dir}, sep: '\n'},
+		{name: "grep --files to a pipe", args: []string{"grep", "--files", dir}, sep: '\n'},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, code := rootbound(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if tt.sep == '\n' {
+				// A list by lines carries each name's bytes too: every line
+				// is a path, and the names without a newline are all there.
+				got := map[string]bool{}
+				for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+					got[l] = true
+				}
+				for _, p := range want {
+					if !strings.Contains(p, "\n") && !got[p] {
+						t.Fatalf("%q is not printed as it is", p)
+					}
+				}
+				return
+			}
+			// Through xargs -0, as a pipeline hands paths on: printf gives
+			// each argument back NUL-terminated, and ls -d -- finds each.
+			back := runPipe(t, out, xargs, "-0", "printf", `%s\0`)
+			if got := split0([]byte(back)); !slices.Equal(sortedCopy(got), want) {
+				t.Fatalf("xargs -0 gave back %d paths, want %d; first difference: %s", len(got), len(want), firstDifference(sortedCopy(got), want))
+			}
+			runPipe(t, out, xargs, "-0", "ls", "-d", "--")
+		})
+	}
+}
+
+func split0(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Split(bytes.TrimSuffix(b, []byte{0}), []byte{0}) {
+		out = append(out, string(f))
+	}
+	return out
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+func firstDifference(got, want []string) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("got %q, want %q", got[i], want[i])
+		}
+	}
+	return "in length"
+}
+
+// runPipe runs a command with stdin as its input and returns its output.
+func runPipe(t *testing.T, stdin, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %q: %v\n%s", name, args, err, errb.String())
+	}
+	return out.String()
+}
+
+// TestNamesFor: one rule for names, by reader. A person at a terminal
+// sees a name as rg and fd show it, quoted only when it holds a character
+// that could drive the terminal; an agent reading lines through a pipe
+// gets the form that can never pass for a result or a notice; a program
+// gets the bytes.
+func TestNamesFor(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"2024-01-15-x.md", "a:b.txt", "esc\x1b[31m.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("needle\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		tty  bool
+		want string
+	}{
+		{name: "glob on a terminal", args: []string{"glob", "*"}, tty: true,
+			want: "2024-01-15-x.md\na:b.txt\n\"esc\\x1b[31m.txt\"\n"},
+		{name: "glob to a pipe: bytes", args: []string{"glob", "*"},
+			want: "2024-01-15-x.md\na:b.txt\nesc\x1b[31m.txt\n"},
+		{name: "grep lines to a pipe: never a forged result", args: []string{"grep", "needle"},
+			want: "\"2024-01-15-x.md\":needle\n\"a:b.txt\":needle\n\"esc\\x1b[31m.txt\":needle\n"},
+		{name: "grep -0 lines to a pipe: bytes", args: []string{"grep", "-0", "needle"},
+			want: "2024-01-15-x.md\x00needle\na:b.txt\x00needle\nesc\x1b[31m.txt\x00needle\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(slices.Clone(tt.args), "--sort", "path")
+			var got string
+			if tt.tty {
+				got = onTerminal(t, func(tty *os.File) {
+					cwd, _ := os.Getwd()
+					defer os.Chdir(cwd)
+					os.Chdir(dir)
+					run(append(args, "--color", "never"), nil, tty, io.Discard)
+				})
+			} else {
+				var out bytes.Buffer
+				cwd, _ := os.Getwd()
+				defer os.Chdir(cwd)
+				os.Chdir(dir)
+				run(args, nil, &out, io.Discard)
+				got = out.String()
+			}
+			if got != tt.want {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
