@@ -3,6 +3,7 @@ package host_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
 
@@ -168,6 +170,7 @@ func TestArgumentAliases(t *testing.T) {
 	dir := testtree.New(t, map[string]string{"src/a.go": "a\nTODO x\nb\n", "src/b.txt": "todo\n", "docs/c.md": "TODO\n"})
 	r := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithAudit(func(a host.AuditRecord) { audit = append(audit, a) }))
 	tools := host.NewTools(r)
+	calledAliases := ""
 	for _, tc := range []struct {
 		name, tool, alias, canonical string
 	}{
@@ -184,11 +187,45 @@ func TestArgumentAliases(t *testing.T) {
 		{"case_sensitive glob", "glob", `{"pattern":"*.GO","case_sensitive":false}`, `{"pattern":"*.GO","case_insensitive":true}`},
 		{"respect_git_ignore", "glob", `{"pattern":"*","respect_git_ignore":false}`, `{"pattern":"*","no_ignore":true}`},
 		{"description", "glob", `{"pattern":"*","description":"find the sources"}`, `{"pattern":"*"}`},
+		{"description", "grep", `{"pattern":"x","description":"d"}`, `{"pattern":"x"}`},
+		{"description", "read", `{"path":"src/a.go","description":"d"}`, `{"path":"src/a.go"}`},
+		{"description", "list", `{"description":"d"}`, `{}`},
+		{"head_limit", "glob", `{"pattern":"*","head_limit":1}`, `{"pattern":"*","max_results":1}`},
+		{"dir_path", "grep", `{"pattern":"TODO","dir_path":"src"}`, `{"pattern":"TODO","path":"src"}`},
+		{"dir_path", "list", `{"dir_path":"src"}`, `{"path":"src"}`},
+		{"respect_git_ignore", "grep", `{"pattern":"TODO","respect_git_ignore":false}`, `{"pattern":"TODO","no_ignore":true}`},
+		{"respect_git_ignore", "list", `{"respect_git_ignore":false}`, `{"no_ignore":true}`},
+		{"include_pattern", "grep", `{"pattern":"TODO","include_pattern":"*.go"}`, `{"pattern":"TODO","glob":"*.go"}`},
+		{"names_only", "grep", `{"pattern":"TODO","names_only":true}`, `{"pattern":"TODO","output_mode":"files_with_matches"}`},
+		{"names_only false", "grep", `{"pattern":"TODO","names_only":false}`, `{"pattern":"TODO","output_mode":"content"}`},
+		{"total_max_matches", "grep", `{"pattern":"TODO","total_max_matches":1}`, `{"pattern":"TODO","max_results":1}`},
+		{"max_matches_per_file", "grep", `{"pattern":"[a-z]","output_mode":"content","max_matches_per_file":1}`, `{"pattern":"[a-z]","output_mode":"content","max_count":1}`},
+		{"fixed_strings", "grep", `{"pattern":"x.","fixed_strings":true}`, `{"pattern":"x.","literal":true}`},
+		{"after before", "grep", `{"pattern":"TODO","output_mode":"content","after":1,"before":1}`, `{"pattern":"TODO","output_mode":"content","after_context":1,"before_context":1}`},
+		{"file_path", "read", `{"file_path":"src/a.go"}`, `{"path":"src/a.go"}`},
+		{"absolute_path", "read", `{"absolute_path":"/w/src/a.go"}`, `{"path":"/w/src/a.go"}`},
+		{"start_line end_line", "read", `{"file_path":"src/a.go","start_line":2,"end_line":3}`, `{"path":"src/a.go","offset":2,"limit":2}`},
+		{"end_line alone", "read", `{"file_path":"src/a.go","end_line":2}`, `{"path":"src/a.go","limit":2}`},
+		{"ignore", "list", `{"ignore":["*.txt"],"depth":2}`, `{"exclude":["*.txt"],"depth":2}`},
 	} {
+		for _, name := range aliasNames(tc.alias, tc.canonical) {
+			calledAliases += "|" + tc.tool + " " + name + "|"
+		}
 		got, _ := tools.Call(context.Background(), tc.tool, []byte(tc.alias))
 		want, _ := tools.Call(context.Background(), tc.tool, []byte(tc.canonical))
 		if got != want || strings.HasPrefix(got, "[Error") {
 			t.Errorf("%s: %s gives\n%s\nwant, as %s,\n%s", tc.name, tc.alias, got, tc.canonical, want)
+		}
+	}
+	// Every agent's spelling of every tool that takes it is called above.
+	for _, a := range options.Aliases {
+		for _, tool := range options.All {
+			if a.Tools&tool == 0 || a.Name == "-n" {
+				continue
+			}
+			if !strings.Contains(calledAliases, "|"+options.Names[tool]+" "+a.Name+"|") {
+				t.Errorf("no test calls %s with %q (%s)", options.Names[tool], a.Name, a.From)
+			}
 		}
 	}
 	found := false
@@ -209,6 +246,21 @@ func TestArgumentAliases(t *testing.T) {
 			t.Errorf("%s %s:\n%s\nwant %q", tc.tool, tc.args, text, tc.want)
 		}
 	}
+}
+
+// aliasNames returns the names of alias's arguments that canonical lacks:
+// what a row of TestArgumentAliases calls.
+func aliasNames(alias, canonical string) []string {
+	var a, c map[string]any
+	json.Unmarshal([]byte(alias), &a)
+	json.Unmarshal([]byte(canonical), &c)
+	var names []string
+	for k := range a {
+		if _, ok := c[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	return names
 }
 
 // TestGlobHint: a glob with "/" that finds nothing, where "**/" before it

@@ -2,12 +2,14 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -239,6 +241,11 @@ func unalias(tool options.Tool, args map[string]any) (desc string, given map[str
 	aliases := options.AliasesFor(tool)
 	given = map[string]string{}
 	var unknown []string
+	type endAlias struct {
+		al options.Alias
+		v  any
+	}
+	var ends []endAlias // set last: they need where their range starts
 	for _, k := range slices.Sorted(maps.Keys(args)) {
 		if _, ok := options.Lookup(tool, k); ok {
 			continue
@@ -261,6 +268,10 @@ func unalias(tool options.Tool, args map[string]any) (desc string, given map[str
 		if al.Option == "" {
 			continue
 		}
+		if al.EndOf != "" {
+			ends = append(ends, endAlias{al, v})
+			continue
+		}
 		if text, err := json.Marshal(v); err == nil {
 			if mapped, ok := al.Values[string(text)]; ok {
 				if mapped == nil {
@@ -278,6 +289,21 @@ func unalias(tool options.Tool, args map[string]any) (desc string, given map[str
 		}
 		args[al.Option] = v
 		given[al.Option] = k
+	}
+	for _, e := range ends {
+		if _, ok := args[e.al.Option]; ok {
+			return "", nil, fmt.Errorf("%q and %q both set %s: give one", e.al.Name, cmp.Or(given[e.al.Option], e.al.Option), e.al.Option)
+		}
+		end, ok := e.v.(float64)
+		start, startOK := args[e.al.EndOf].(float64)
+		if _, given := args[e.al.EndOf]; !given {
+			start, startOK = 1, true
+		}
+		if !ok || !startOK || end != math.Trunc(end) || end < start {
+			return "", nil, fmt.Errorf("%q: want a line number at or after the first line read (%s)", e.al.Name, e.al.EndOf)
+		}
+		args[e.al.Option] = end - start + 1
+		given[e.al.Option] = e.al.Name
 	}
 	if len(unknown) > 0 {
 		var names []string

@@ -194,6 +194,9 @@ type ListArgs struct {
 	// MaxResults caps the results; 0 means the default, 100. Tools handed to
 	// models take 1 to 1000; the module takes up to 1,000,000.
 	MaxResults int `json:"max_results,omitempty"`
+	// Exclude leaves out what these globs match, a directory with all it holds
+	// (fd's --exclude).
+	Exclude Strings `json:"exclude,omitempty"`
 	// NoIgnore turns ignore files off: .gitignore, .ignore, .rgignore,
 	// .git/info/exclude and a root's RootPolicy.Ignore. A root's deny list
 	// always applies.

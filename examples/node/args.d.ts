@@ -240,6 +240,10 @@ export interface ListArgs {
    */
   max_results?: number;
   /**
+   * Leave out what these globs match (a directory with all it holds).
+   */
+  exclude?: string | string[];
+  /**
    * Include what .gitignore, .ignore and .rgignore rules ignore.
    */
   no_ignore?: boolean;

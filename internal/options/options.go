@@ -30,7 +30,8 @@ const (
 	Grep
 	Read
 	List
-	Both = Glob | Grep
+	Both  = Glob | Grep
+	Every = Glob | Grep | Read | List
 )
 
 // All is every tool, in their order.
@@ -206,7 +207,7 @@ var Table = []Option{
 		Doc:        "At most this many files (or lines, for content; matches with only_matching); default 100.",
 		CLIDefault: fmt.Sprint(protocol.MaxResultsCeiling),
 		Flags:      []Flag{{Long: "max-results", Arg: "N", Help: "stop after this many results (at least 1; the default is everything)"}}},
-	{Name: "exclude", Tools: Glob, Kind: Strings,
+	{Name: "exclude", Tools: Glob | List, Kind: Strings,
 		GoDoc: `Exclude leaves out what these globs match, a directory with all it holds (fd's --exclude).`,
 		Doc:   "Leave out what these globs match (a directory with all it holds).",
 		Flags: []Flag{{Long: "exclude", Short: "E", Arg: "GLOB", Help: "leave out what this glob matches, a directory with all it holds; repeat it"}}},

@@ -3,6 +3,7 @@ package options
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // Schema returns the JSON Schema of a tool's arguments: every option of
@@ -18,7 +19,7 @@ func Schema(tool Tool) []byte {
 		b.WriteString("\n    ")
 		b.Write(quote(o.Name))
 		b.WriteString(": ")
-		b.Write(property(o))
+		b.Write(property(o, AliasNames(tool, o.Name)))
 		if o.Required {
 			required = append(required, o.Name)
 		}
@@ -29,8 +30,9 @@ func Schema(tool Tool) []byte {
 	return b.Bytes()
 }
 
-// property is the schema of one option.
-func property(o Option) []byte {
+// property is the schema of one option; aliases are the names other
+// agents' tools give it, which its description names.
+func property(o Option, aliases []string) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	field := func(key string, v any) {
@@ -65,7 +67,11 @@ func property(o Option) []byte {
 		field("type", "string")
 		field("enum", o.Values)
 	}
-	field("description", o.Doc)
+	doc := o.Doc
+	if len(aliases) > 0 {
+		doc += " (Also taken as " + strings.Join(aliases, ", ") + ".)"
+	}
+	field("description", doc)
 	b.WriteByte('}')
 	return b.Bytes()
 }

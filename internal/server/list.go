@@ -3,7 +3,9 @@ package server
 import (
 	"cmp"
 	"fmt"
+	"strings"
 
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -26,7 +28,12 @@ func (s *Server) list(c *call, a *protocol.ListArgs) {
 	if c.err = c.setOffset(a.Offset); c.err != nil {
 		return
 	}
-	wh, perr := s.newWhich(c, sc, p, nil, false, policy(c.policy, sc.root.Name))
+	filter, perr := s.excluding(nil, a.Exclude, sc, false, c)
+	if perr != nil {
+		c.err = perr
+		return
+	}
+	wh, perr := s.newWhich(c, sc, p, filter, false, policy(c.policy, sc.root.Name))
 	if perr != nil {
 		c.err = perr
 		return
@@ -48,4 +55,22 @@ func (s *Server) list(c *call, a *protocol.ListArgs) {
 	}
 	c.end(sc.walk(w), w)
 	c.narrow(protocol.Wording{One: "entry", Many: "entries", Where: sc.label(), How: "list a directory below it, or with a lower depth"})
+}
+
+// excluding adds to filter (which may be nil) the exclusions of a glob or
+// a list: what the globs match is left out, a directory with all it
+// holds; they win over what filter takes.
+func (s *Server) excluding(filter *match.Filter, exclude protocol.Strings, sc scope, caseInsensitive bool, c *call) (*match.Filter, *protocol.Error) {
+	if len(exclude) == 0 {
+		return filter, nil
+	}
+	ex := make([]string, len(exclude))
+	for i, e := range exclude {
+		ex[i] = "!" + strings.TrimPrefix(e, "!")
+	}
+	f, perr := s.globArgs(ex, sc, caseInsensitive, c.meter)
+	if perr != nil {
+		return nil, perr
+	}
+	return filter.Then(f), nil
 }

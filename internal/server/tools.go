@@ -80,17 +80,9 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		c.err = perr
 		return
 	}
-	if len(a.Exclude) > 0 {
-		ex := make([]string, len(a.Exclude))
-		for i, e := range a.Exclude {
-			ex[i] = "!" + strings.TrimPrefix(e, "!")
-		}
-		exclude, perr := s.globArgs(ex, sc, a.CaseInsensitive, c.meter)
-		if perr != nil {
-			c.err = perr
-			return
-		}
-		filter = filter.Then(exclude)
+	if filter, perr = s.excluding(filter, a.Exclude, sc, a.CaseInsensitive, c); perr != nil {
+		c.err = perr
+		return
 	}
 	wh, perr := s.newWhich(c, sc, globPick(a), filter, false, policy(c.policy, sc.root.Name))
 	if perr != nil {
