@@ -44,8 +44,10 @@ type GlobArgs struct {
 	Type Strings `json:"type,omitempty"`
 	// TypeNot leaves out files of these types.
 	TypeNot Strings `json:"type_not,omitempty"`
-	// Sort is SortPath (the default: directory order) or SortMTime (newest
-	// first, ties in directory order); grep searches files in that order.
+	// Sort is SortPath (full paths compared byte by byte) or SortMTime (newest
+	// first, ties in directory order), applied before MaxResults and Offset
+	// take a page; grep searches files in that order. Left empty: directory
+	// order, results as they are found.
 	Sort Sort `json:"sort,omitempty"`
 	// MaxDepth, if positive, bounds how deep below the search root a call
 	// looks: 1 is the search root's own entries.
@@ -140,8 +142,10 @@ type GrepArgs struct {
 	Type Strings `json:"type,omitempty"`
 	// TypeNot leaves out files of these types.
 	TypeNot Strings `json:"type_not,omitempty"`
-	// Sort is SortPath (the default: directory order) or SortMTime (newest
-	// first, ties in directory order); grep searches files in that order.
+	// Sort is SortPath (full paths compared byte by byte) or SortMTime (newest
+	// first, ties in directory order), applied before MaxResults and Offset
+	// take a page; grep searches files in that order. Left empty: directory
+	// order, results as they are found.
 	Sort Sort `json:"sort,omitempty"`
 	// MaxDepth, if positive, bounds how deep below the search root a call
 	// looks: 1 is the search root's own entries.

@@ -52,7 +52,8 @@ export interface GlobArgs {
    */
   type_not?: string | string[];
   /**
-   * path (default: directory order) or mtime (newest first).
+   * path (full paths compared byte by byte) or mtime (newest first), sorted
+   * before max_results takes its page; left out: directory order, as found.
    */
   sort?: "path" | "mtime";
   /**
@@ -180,7 +181,8 @@ export interface GrepArgs {
    */
   type_not?: string | string[];
   /**
-   * path (default: directory order) or mtime (newest first).
+   * path (full paths compared byte by byte) or mtime (newest first), sorted
+   * before max_results takes its page; left out: directory order, as found.
    */
   sort?: "path" | "mtime";
   /**

@@ -290,9 +290,12 @@ var Table = []Option{
 			{Long: "rg-type-not", Arg: "TYPE", Tools: Glob, Help: "leave out files of this ripgrep type; repeat it"},
 		}},
 	{Name: "sort", Tools: Both, Kind: Enum, Values: []string{string(protocol.SortPath), string(protocol.SortMTime)}, GoType: "Sort",
-		GoDoc: `Sort is SortPath (the default: directory order) or SortMTime (newest first, ties in directory order); grep searches files in that order.`,
-		Doc:   "path (default: directory order) or mtime (newest first).",
-		Flags: []Flag{{Long: "sort", Arg: "ORDER", Help: "order: path (directory order) or mtime (newest first)"}}},
+		GoDoc: `Sort is SortPath (full paths compared byte by byte) or SortMTime (newest first, ties in directory order), applied before MaxResults and Offset take a page; grep searches files in that order. Left empty: directory order, results as they are found.`,
+		Doc:   "path (full paths compared byte by byte) or mtime (newest first), sorted before max_results takes its page; left out: directory order, as found.",
+		// rg's --sort path is its walk's order, which is this one's
+		// directory order: the command asks for that.
+		Flags: []Flag{{Long: "sort", Arg: "ORDER", Help: "order: path (directory order, as rg's) or mtime (newest first)",
+			Map: map[string]string{"path": "", "mtime": string(protocol.SortMTime)}}}},
 	{Name: "max_depth", Tools: Both, Kind: Int, Min: 1,
 		GoDoc: `MaxDepth, if positive, bounds how deep below the search root a call looks: 1 is the search root's own entries.`,
 		Doc:   "Look at most this deep below the search path (1: its own entries).",

@@ -296,16 +296,21 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		return sink.finish()
 	}
 	search1 = c.shardFiles(w, search1)
-	if a.Sort == protocol.SortMTime {
-		// Newest first: list the files, then search them in that order.
+	if a.Sort == protocol.SortMTime || a.Sort == protocol.SortPath {
+		// Newest first, or by path: list the files, then search them in
+		// that order.
 		var files []fileTime
 		w.File = func(rel, tpath string) error {
-			files = append(files, fileTime{rel: rel, tpath: tpath, age: age{mtime: mtime(sc.tree, tpath)}})
+			f := fileTime{rel: rel, tpath: tpath}
+			if a.Sort == protocol.SortMTime {
+				f.mtime = mtime(sc.tree, tpath)
+			}
+			files = append(files, f)
 			return nil
 		}
 		err = sc.walk(w)
 		if err == nil {
-			sortNewest(files)
+			sortFiles(files, a.Sort)
 			for _, f := range files {
 				if err = search1(f.rel, f.tpath); err != nil {
 					break

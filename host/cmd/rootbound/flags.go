@@ -127,6 +127,10 @@ func (fv *flagValue) Set(s string) error {
 			keys := slices.Sorted(maps.Keys(f.Map))
 			return fmt.Errorf("want one of %s, not %q", strings.Join(keys, ", "), s)
 		}
+		if v == "" { // the option's default
+			delete(set, o.Name)
+			return nil
+		}
 		s = v
 	}
 	if f.Duration {
