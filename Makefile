@@ -93,15 +93,17 @@ portable:
 hostile:
 	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run '$(HOSTILE)' -count=1 -v | grep -E '^([|]|hostile:|--- FAIL|FAIL|ok|panic)|(hostile|bounds)_test.go'
 
-# The systems the command builds for (make check builds and vets each; the
-# wasmtime example needs cgo, and is built for this one only).
+# The systems the command builds for: make check builds and vets every
+# package of the module (tests too) for each, as the release builds it
+# (no workspace, no cgo, -trimpath), so after make release-check the
+# packages it compiled are reused. The other modules (examples, wit,
+# release) are vetted for this system only.
 CROSS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64 freebsd/amd64 freebsd/arm64
-CROSS_PKGS := ./... $(addprefix ./,$(addsuffix /...,$(filter-out examples/wasmtime,$(MODULES))))
 
-## cross: build and vet every package, tests too, for each system of CROSS
+## cross: build and vet every package of the module, tests too, for each system of CROSS
 cross:
-	@for p in $(CROSS); do echo "GOOS=$${p%/*} GOARCH=$${p#*/} go vet $(CROSS_PKGS)"; \
-	  GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet $(CROSS_PKGS) || exit 1; done
+	@for p in $(CROSS); do echo "GOOS=$${p%/*} GOARCH=$${p#*/} go vet -trimpath ./..."; \
+	  GOWORK=off GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet -trimpath ./... || exit 1; done
 
 ## release: every artifact of a release into dist/, reproducibly (release/main.go says what)
 release: wasm-check

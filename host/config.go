@@ -80,7 +80,23 @@ type Config interface {
 	// holds, its trigrams, files and recorded walks (0: 96 MiB), at most
 	// half of WithMemoryLimit.
 	WithIndex(on bool, maxBytes int64) Config
+	// WithDefaultSkips leaves out of every root, by default, the
+	// directories of dependencies and caches that agents' tools skip even
+	// where no ignore file names them (DefaultSkips: node_modules,
+	// __pycache__, .venv), as ignore rules ranked below every ignore file
+	// of the tree (a .gitignore's "!node_modules/" takes it back), counted
+	// as ignored; a call's no_ignore takes them in. On by default;
+	// WithDefaultSkips(false) turns it off (the rootbound command does, to
+	// list what fd and rg list).
+	WithDefaultSkips(on bool) Config
 }
+
+// DefaultSkips are the rules WithDefaultSkips applies to every root, in
+// gitignore syntax.
+const DefaultSkips = "node_modules/\n__pycache__/\n.venv/\n"
+
+// defaultSkipsSource names DefaultSkips in an answer's notes.
+const defaultSkipsSource = "the host's default skips (node_modules/, __pycache__/, .venv/)"
 
 // root is a readable root.
 type root struct {
@@ -112,6 +128,8 @@ type config struct {
 	// indexBytes (0: the module's default).
 	index      bool
 	indexBytes int64
+	// noDefaultSkips: WithDefaultSkips(false).
+	noDefaultSkips bool
 }
 
 // NewConfig returns the default configuration, with no roots.
@@ -227,7 +245,14 @@ func (c *config) WithRootPolicy(name string, p RootPolicy) Config {
 	return n
 }
 
-// wirePolicy is the roots' policies as requests carry them.
+func (c *config) WithDefaultSkips(on bool) Config {
+	n := c.clone()
+	n.noDefaultSkips = !on
+	return n
+}
+
+// wirePolicy is the roots' policies as requests carry them, with the
+// default skips.
 func (c *config) wirePolicy() []protocol.RootPolicy {
 	var out []protocol.RootPolicy
 	for _, root := range c.roots {
@@ -240,6 +265,24 @@ func (c *config) wirePolicy() []protocol.RootPolicy {
 			w.Ignore = append(w.Ignore, protocol.IgnoreRules(r))
 		}
 		out = append(out, w)
+	}
+	if c.noDefaultSkips {
+		return out
+	}
+	return c.withDefaultSkips(out)
+}
+
+// withDefaultSkips returns policies with the default skips added to every
+// root's, last: the lowest rank of all ignore rules.
+func (c *config) withDefaultSkips(policies []protocol.RootPolicy) []protocol.RootPolicy {
+	out := slices.Clone(policies)
+	for _, root := range c.roots {
+		i := slices.IndexFunc(out, func(p protocol.RootPolicy) bool { return p.Root == root.Name })
+		if i < 0 {
+			out = append(out, protocol.RootPolicy{Root: root.Name})
+			i = len(out) - 1
+		}
+		out[i].Ignore = append(slices.Clone(out[i].Ignore), protocol.IgnoreRules{Kind: "global", Source: defaultSkipsSource, Rules: DefaultSkips})
 	}
 	return out
 }

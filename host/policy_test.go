@@ -3,6 +3,7 @@ package host_test
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,5 +108,66 @@ func TestOutsideIgnoreRules(t *testing.T) {
 	res, err := r.Glob(context.Background(), host.GlobArgs{Pattern: "*"})
 	if err != nil || !slices.Equal(paths(res), []string{"a.go"}) || res.Done.Skipped.Ignored != 4 {
 		t.Errorf("glob with the outside rules: %v %q %+v", err, paths(res), res.Done.Skipped)
+	}
+}
+
+// TestDefaultSkips: node_modules, __pycache__ and .venv are left out of
+// every root by default, where no ignore file names them, and counted as
+// ignored; a call's no_ignore takes them in, a .gitignore can take one
+// back, and WithDefaultSkips(false) turns them off.
+func TestDefaultSkips(t *testing.T) {
+	tree := map[string]string{
+		"src/a.js":                "needle\n",
+		"node_modules/p/index.js": "needle\n",
+		"web/node_modules/q.js":   "needle\n",
+		"__pycache__/a.pyc":       "needle\n",
+		".venv/lib/site.py":       "needle\n",
+	}
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name      string
+		cfg       func(host.Config) host.Config
+		extra     map[string]string
+		args      host.GlobArgs
+		want      []string
+		ignored   int64
+		ignoredBy string
+	}{
+		{name: "left out by default, counted", want: []string{"src/a.js"}, ignored: 4},
+		{name: "no_ignore takes them in", args: host.GlobArgs{NoIgnore: true},
+			want: []string{".venv/lib/site.py", "__pycache__/a.pyc", "node_modules/p/index.js", "src/a.js", "web/node_modules/q.js"}},
+		{name: "a .gitignore takes one back", extra: map[string]string{".gitignore": "!node_modules/\n"},
+			want: []string{".gitignore", "node_modules/p/index.js", "src/a.js", "web/node_modules/q.js"}, ignored: 2},
+		{name: "off", cfg: func(c host.Config) host.Config { return c.WithDefaultSkips(false) },
+			want: []string{".venv/lib/site.py", "__pycache__/a.pyc", "node_modules/p/index.js", "src/a.js", "web/node_modules/q.js"}},
+		{name: "a path inside one is searched, and says why it would be left out", args: host.GlobArgs{Path: "node_modules"},
+			want: []string{"node_modules/p/index.js"}, ignoredBy: "default skips"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := maps.Clone(tree)
+			maps.Copy(files, tt.extra)
+			cfg := host.NewConfig().WithRoot("/w", testtree.New(t, files))
+			if tt.cfg != nil {
+				cfg = tt.cfg(cfg)
+			}
+			r, err := host.NewRunner(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close(ctx)
+			args := tt.args
+			args.Pattern, args.Sort = "*", host.SortPath
+			res, err := r.Glob(ctx, args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range res.Items {
+				got = append(got, string(it.Path))
+			}
+			if !slices.Equal(got, tt.want) || res.Done.Skipped.Ignored != tt.ignored || !strings.Contains(res.Done.IgnoredBy, tt.ignoredBy) {
+				t.Errorf("got %q, %d ignored (%q); want %q, %d ignored (%q)", got, res.Done.Skipped.Ignored, res.Done.IgnoredBy, tt.want, tt.ignored, tt.ignoredBy)
+			}
+		})
 	}
 }

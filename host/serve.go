@@ -65,8 +65,13 @@ func (r *Runner) served(req protocol.Request, deadlineMS int64) (protocol.Reques
 		l.MaxTextBytes = r.cfg.maxTextBytes
 	}
 	req.Limits = &l
-	if len(r.policy) > 0 {
+	switch {
+	case len(r.cfg.policies) > 0:
 		req.Policy = r.policy
+	case !r.cfg.noDefaultSkips:
+		// No policy of the host's but its default skips: the program's
+		// own policies hold, with the default skips added.
+		req.Policy = r.cfg.withDefaultSkips(req.Policy)
 	}
 	// What only the host sets, it sets: a shard, an index request or a
 	// change feed's changes from the program are dropped (an index request

@@ -98,9 +98,10 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // rootFlags are the flags of serve and mcp that say what may be read.
 type rootFlags struct {
-	roots, deny []string
-	hideHidden  bool
-	noIndex     bool
+	roots, deny    []string
+	hideHidden     bool
+	noIndex        bool
+	noDefaultSkips bool
 }
 
 func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
@@ -109,6 +110,7 @@ func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 	fs.StringArrayVar(&rf.deny, "deny", nil, "what `GLOB` matches is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
 	fs.BoolVar(&rf.hideHidden, "hide-hidden", false, "leave hidden files and directories out of every call, whatever it asks")
 	fs.BoolVar(&rf.noIndex, "no-index", false, "keep no index of the roots' contents (by default one is built in the background, and repeat greps read only the files that can match)")
+	fs.BoolVar(&rf.noDefaultSkips, "no-default-skips", false, "do not leave out node_modules/, __pycache__/ and .venv/ where no ignore file names them (by default they are left out, and counted as ignored)")
 	return rf
 }
 
@@ -117,7 +119,7 @@ func (rf *rootFlags) config(extra int) (host.Config, error) {
 	if len(rf.roots) == 0 || extra > 0 {
 		return nil, errors.New("want --root DIR or --root NAME=DIR (one or more) and nothing else")
 	}
-	cfg := host.NewConfig().WithIndex(!rf.noIndex, 0)
+	cfg := host.NewConfig().WithIndex(!rf.noIndex, 0).WithDefaultSkips(!rf.noDefaultSkips)
 	for _, root := range rf.roots {
 		name, dir, ok := strings.Cut(root, "=")
 		if !ok {

@@ -504,9 +504,10 @@ func (c commandFlags) runner(ctx context.Context, e env, root string, noIgnore b
 	// one call returns, and lines are printed whole, as rg prints them.
 	maxSize := int64(c.maxSizeMiB) << 20
 	key := fmt.Sprintf("%q %v %d %d %v ", root, c.timeout, maxSize, c.threads, noIgnore)
+	// No default skips: the command lists what fd and rg list.
 	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
 		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize)).
-		WithParallelism(c.threads)
+		WithParallelism(c.threads).WithDefaultSkips(false)
 	if !noIgnore {
 		outside, err := host.OutsideIgnoreRules(root)
 		if err != nil {
