@@ -68,7 +68,7 @@ function parseFlags(tool, argv, req, own = () => false) {
     const a = argv[i];
     const f = byName.get(a);
     if (f) {
-      if (f.value !== undefined) req[f.option] = f.value;
+      if (f.value !== undefined) req[f.option] = f.kind === 'int' ? Number(f.value) : f.value;
       else if (f.kind === 'bool') req[f.option] = true;
       else {
         let v = argv[++i];

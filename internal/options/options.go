@@ -201,7 +201,8 @@ var Table = []Option{
 		GoDoc:      `MaxResults caps the results; 0 means the default, 100. Tools handed to models take 1 to 1000; the module takes up to 1,000,000.`,
 		Doc:        "At most this many results (default 100).",
 		CLIDefault: fmt.Sprint(protocol.MaxResultsCeiling),
-		Flags:      []Flag{{Long: "max-results", Arg: "N", Help: "stop after this many results (at least 1; the default is everything)"}}},
+		Flags: []Flag{{Long: "max-results", Arg: "N", Help: "stop after this many results (at least 1; the default is everything)"},
+			{Long: "first", Short: "1", Value: "1", Tools: Glob, Help: "stop after the first result (fd -1)"}}},
 	{Name: "max_results", Tools: Grep, Kind: Int, Min: 1, Max: protocol.MaxResultsTool,
 		GoDoc:      `MaxResults caps the files (ModeFiles, ModeCount) or lines (ModeContent; matches with OnlyMatching); 0 means the default, 100. Tools handed to models take 1 to 1000; the module takes up to 1,000,000.`,
 		Doc:        "At most this many files (or lines, for content; matches with only_matching); default 100.",
@@ -312,7 +313,7 @@ var Table = []Option{
 		Doc:   "Look at hidden files and directories (default true).",
 		Flags: []Flag{
 			{Long: "no-hidden", Value: "false", Help: "leave out hidden files and directories (by default they are searched)"},
-			{Long: "hidden", Value: "true", Tools: Grep, Help: "search hidden files and directories (the default; as rg --hidden)"},
+			{Long: "hidden", Short: ".", Value: "true", Tools: Grep, Help: "search hidden files and directories (the default; as rg --hidden, -.)"},
 			{Long: "hidden", Short: "H", Value: "true", Tools: Glob | List, Help: "look at hidden files and directories (the default; as fd -H)"},
 		}},
 	{Name: "offset", Tools: Both | List, Kind: Int, Min: 0, Max: protocol.MaxResultsCeiling,

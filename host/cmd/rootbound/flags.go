@@ -143,6 +143,12 @@ func (fv *flagValue) Set(s string) error {
 	switch {
 	case f.Value != "" && o.Kind == options.Bool:
 		set[o.Name] = f.Value == "true"
+	case f.Value != "" && o.Kind == options.Int:
+		n, err := strconv.Atoi(f.Value)
+		if err != nil {
+			return err
+		}
+		set[o.Name] = n
 	case f.Value != "":
 		set[o.Name] = f.Value
 	case o.Kind == options.Bool:

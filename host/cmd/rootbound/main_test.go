@@ -36,6 +36,14 @@ func rootboundIn(t *testing.T, stdin string, args ...string) (stdout, stderr str
 // resident server (TestThroughServer).
 var throughServer func(args []string, stdout, stderr io.Writer) (int, bool)
 
+// TestGlobNoPattern: glob with no pattern lists every file, as fd does.
+func TestGlobNoPattern(t *testing.T) {
+	out, stderr, code := rootbound(t, "glob", "-d", "1")
+	if code != 0 || !strings.Contains(out, "main.go\n") || !strings.Contains(out, "main_test.go\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
 func TestCLI(t *testing.T) {
 	dir := testtree.New(t, map[string]string{
 		"src/main.go": "package main\nfunc main() {}\n",
@@ -54,6 +62,9 @@ func TestCLI(t *testing.T) {
 	}{
 		{name: "glob", args: []string{"glob", "*.go", dir}, stdout: dir + "/src/lib.go\n" + dir + "/src/main.go\n"},
 		{name: "glob none", args: []string{"glob", "*.rs", dir}, code: 1},
+		{name: "glob of a bare word: a hint for fd's habit", args: []string{"glob", "lib", dir}, code: 1, stderr: `lib is a glob, and matches whole names only (fd's pattern is a regex that matches a part): *lib* finds the names that hold it`},
+		{name: "glob -1 (fd): the first result", args: []string{"glob", "-1", "*.go", dir}, stdout: dir + "/src/lib.go\n", stderr: "truncated at 1 result"},
+		{name: "grep -. (rg): hidden files, as by default", args: []string{"grep", "-.", "-l", "nothing", dir}, stdout: dir + "/notes.txt\n"},
 		{name: "grep content default, piped: no line numbers (rg)", args: []string{"grep", "TODO", dir}, stdout: dir + "/notes.txt:TODO: nothing\n" + dir + "/src/lib.go:// TODO later\n"},
 		{name: "grep -n", args: []string{"grep", "-n", "TODO", dir}, stdout: dir + "/notes.txt:1:TODO: nothing\n" + dir + "/src/lib.go:2:// TODO later\n"},
 		{name: "grep -n -N: the last wins", args: []string{"grep", "-n", "-N", "TODO", dir}, stdout: dir + "/notes.txt:TODO: nothing\n" + dir + "/src/lib.go:// TODO later\n"},

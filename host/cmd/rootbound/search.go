@@ -297,6 +297,12 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		c.printStats(stdout, out, total)
 	}
 	total.notices(stderr, out.found == 0 || c.stats, c.maxSizeMiB)
+	if tool == "glob" && out.found == 0 && !c.files && glob.Pattern != "" && !strings.ContainsAny(glob.Pattern, "*?[{\\/") {
+		// fd takes a regular expression that may match a part of a name;
+		// a glob without a wildcard is a whole name.
+		fmt.Fprintf(stderr, "rootbound glob: %s is a glob, and matches whole names only (fd's pattern is a regex that matches a part): %s finds the names that hold it\n",
+			escape.Path(glob.Pattern), escape.Path("*"+glob.Pattern+"*"))
+	}
 	return code
 }
 
@@ -329,8 +335,8 @@ func (c *commandFlags) positional(tool, cwd string, args []string, stderr io.Wri
 		pattern = c.regexps[0] // as rg: with -e, the arguments are PATHs
 	case len(args) > 0:
 		pattern, args = args[0], args[1:]
-	case tool == "glob" && len(c.extensions) > 0:
-		pattern = "*"
+	case tool == "glob":
+		pattern = "*" // as fd with no pattern, or with -e alone: every name
 	default:
 		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH ...] (rootbound %s --help lists the forms)\n", tool, tool)
 		return "", nil, false
