@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/rootbound/rootbound/host/internal/printer"
 	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
@@ -48,8 +49,8 @@ func (t *Tools) Specs() []ToolSpec {
 	}
 	return []ToolSpec{
 		{Name: "glob", Description: globDescription, InputSchema: json.RawMessage(globSchema)},
-		{Name: "grep", Description: fmt.Sprintf(grepDescription, sizeText(size)), InputSchema: json.RawMessage(grepSchema)},
-		{Name: "read", Description: fmt.Sprintf(readDescription, sizeText(size)), InputSchema: json.RawMessage(readSchema)},
+		{Name: "grep", Description: fmt.Sprintf(grepDescription, printer.Size(size)), InputSchema: json.RawMessage(grepSchema)},
+		{Name: "read", Description: fmt.Sprintf(readDescription, printer.Size(size)), InputSchema: json.RawMessage(readSchema)},
 		{Name: "list", Description: listDescription, InputSchema: json.RawMessage(listSchema)},
 	}
 }
@@ -110,17 +111,6 @@ func nullable(prop map[string]any) {
 			prop["enum"] = append(enum, nil)
 		}
 	}
-}
-
-// sizeText writes a byte count as people do: 8 MiB, 512 KiB, 100 bytes.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // Call runs the tool name with a model's JSON arguments and returns the text

@@ -13,6 +13,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/rootbound/rootbound/host/internal/printer"
 	"github.com/rootbound/rootbound/internal/options"
 )
 
@@ -196,4 +197,31 @@ var durationUnits = map[string]time.Duration{
 	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
 	"w": 7 * 24 * time.Hour, "week": 7 * 24 * time.Hour, "weeks": 7 * 24 * time.Hour,
 	"month": 30 * 24 * time.Hour, "months": 30 * 24 * time.Hour, "y": 365 * 24 * time.Hour, "year": 365 * 24 * time.Hour, "years": 365 * 24 * time.Hour,
+}
+
+// byteSize is a size as rg's --max-filesize takes it: a number of bytes,
+// or with a suffix K, M or G (powers of 1024).
+type byteSize int64
+
+func (b *byteSize) String() string { return strings.ReplaceAll(printer.Size(int64(*b)), " MiB", "M") }
+func (b *byteSize) Type() string   { return "SIZE" }
+
+func (b *byteSize) Set(s string) error {
+	num, shift := s, 0
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K', 'k':
+			num, shift = s[:n-1], 10
+		case 'M', 'm':
+			num, shift = s[:n-1], 20
+		case 'G', 'g':
+			num, shift = s[:n-1], 30
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64>>shift {
+		return fmt.Errorf("want a size in bytes, or with K, M or G (8M), not %q", s)
+	}
+	*b = byteSize(n << shift)
+	return nil
 }

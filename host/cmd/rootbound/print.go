@@ -121,9 +121,9 @@ func (t *runTotals) add(res *host.Result) {
 
 // notices says on stderr what was left out and why, when asked (nothing
 // was found, or --stats): an empty answer is never unexplained.
-func (t *runTotals) notices(stderr io.Writer, asked bool, maxSizeMiB int) {
+func (t *runTotals) notices(stderr io.Writer, asked bool, maxSize int64) {
 	if asked {
-		printer.LeftOutLines(stderr, "rootbound: ", t.skipped, maxSizeMiB)
+		printer.LeftOutLines(stderr, "rootbound: ", t.skipped, maxSize)
 	}
 }
 

@@ -38,11 +38,12 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	var c commandFlags
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
-	sizeHelp := "refuse files larger than this many `MiB`"
+	sizeHelp := "refuse files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
 	if tool == "list" {
-		sizeHelp = "do not apply ignore files larger than this many `MiB`"
+		sizeHelp = "do not apply ignore files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
 	}
-	fs.IntVar(&c.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, sizeHelp)
+	c.maxSize = protocol.DefaultMaxFileSize
+	fs.Var((*byteSize)(&c.maxSize), "max-filesize", sizeHelp)
 	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
 	if done, code := parse(fs, args, usage, stdout, stderr); done {
 		return code
@@ -101,7 +102,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	defer done()
 	if c.json {
 		req := protocol.Request{V: protocol.Version, ID: "1",
-			Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: int64(c.maxSizeMiB) << 20}}
+			Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: c.maxSize}}
 		if tool == "read" {
 			req.Read = (*protocol.ReadArgs)(&read)
 		} else {
@@ -125,7 +126,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	out.problems(stderr, res)
 	var total runTotals
 	total.add(res)
-	total.notices(stderr, out.found == 0, c.maxSizeMiB)
+	total.notices(stderr, out.found == 0, c.maxSize)
 	switch {
 	case res.Done.Error != nil, res.Done.Skipped.Unreadable > 0:
 		return 2

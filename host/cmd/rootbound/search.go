@@ -33,7 +33,7 @@ import (
 type commandFlags struct {
 	json                           bool
 	timeout                        time.Duration
-	maxSizeMiB                     int
+	maxSize                        int64 // --max-filesize, in bytes
 	typeList                       bool
 	noIgnoreParent, noIgnoreGlobal bool
 	unrestricted                   int // -u, -uu, -uuu
@@ -119,7 +119,8 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	var c commandFlags
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
-	fs.IntVar(&c.maxSizeMiB, "max-filesize", protocol.DefaultMaxFileSize>>20, "skip files larger than this many `MiB`")
+	c.maxSize = protocol.DefaultMaxFileSize
+	fs.Var((*byteSize)(&c.maxSize), "max-filesize", "skip files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)")
 	fs.BoolVar(&c.typeList, "type-list", false, "list the file types and their globs, and exit")
 	fs.BoolVar(&c.noIgnoreParent, "no-ignore-parent", false, "do not apply ignore files of the directories above PATH")
 	fs.BoolVar(&c.noIgnoreGlobal, "no-ignore-global", false, "do not apply the global excludes (git's core.excludesFile)")
@@ -251,7 +252,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		var res *host.Result
 		switch {
 		case c.json:
-			rc := searchJSON(ctx, r, tool, glob, grep, c.timeout, int64(c.maxSizeMiB)<<20, stdout, stderr)
+			rc := searchJSON(ctx, r, tool, glob, grep, c.timeout, c.maxSize, stdout, stderr)
 			done()
 			code = worse(code, rc)
 			continue
@@ -296,7 +297,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if c.stats {
 		c.printStats(stdout, out, total)
 	}
-	total.notices(stderr, out.found == 0 || c.stats, c.maxSizeMiB)
+	total.notices(stderr, out.found == 0 || c.stats, c.maxSize)
 	if tool == "glob" && out.found == 0 && !c.files && glob.Pattern != "" && !strings.ContainsAny(glob.Pattern, "*?[{\\/") {
 		// fd takes a regular expression that may match a part of a name;
 		// a glob without a wildcard is a whole name.
@@ -508,7 +509,7 @@ func worse(a, b int) int {
 func (c commandFlags) runner(ctx context.Context, e env, root string, noIgnore bool, stderr io.Writer) (*host.Runner, func()) {
 	// The command streams what it finds, with --json too: no cap on what
 	// one call returns, and lines are printed whole, as rg prints them.
-	maxSize := int64(c.maxSizeMiB) << 20
+	maxSize := c.maxSize
 	key := fmt.Sprintf("%q %v %d %d %v ", root, c.timeout, maxSize, c.threads, noIgnore)
 	// No default skips: the command lists what fd and rg list.
 	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).

@@ -216,6 +216,19 @@ func (p *Lines) text(s string, spans [][2]int) string {
 	return b.String()
 }
 
+// Size writes a byte count as people do: 8 MiB, 512 KiB, 100 bytes.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n == 1:
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 // Skipped counts what a call passed over, by reason.
 type Skipped struct {
 	Binary, TooLarge, Unreadable, Symlink, Special, Ignored, Hidden, Denied int64
@@ -338,12 +351,12 @@ func Notices(w io.Writer, prefix string, problems []Problem, e End) {
 // LeftOutLines writes, a line each, what a search passed over and why, in
 // the Shell's words, as the command says it when nothing was found (so an
 // empty answer is never unexplained) or with --stats: files over the size
-// cap (maxSizeMiB), binary files, what ignore files and hidden-file rules
+// cap (maxSize), binary files, what ignore files and hidden-file rules
 // left out, links, special files. lead starts each line ("rootbound: " on
 // stderr).
-func LeftOutLines(w io.Writer, lead string, s Skipped, maxSizeMiB int) {
+func LeftOutLines(w io.Writer, lead string, s Skipped, maxSize int64) {
 	if n := s.TooLarge; n > 0 {
-		fmt.Fprintf(w, "%s%d %s over %d MiB not searched (--max-filesize raises the cap)\n", lead, n, Plural(n, "file", "files"), maxSizeMiB)
+		fmt.Fprintf(w, "%s%d %s over %s not searched (--max-filesize raises the cap)\n", lead, n, Plural(n, "file", "files"), Size(maxSize))
 	}
 	if n := s.Binary; n > 0 {
 		fmt.Fprintf(w, "%s%d binary %s not searched (-a searches them as text)\n", lead, n, Plural(n, "file", "files"))

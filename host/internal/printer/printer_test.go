@@ -79,7 +79,7 @@ func goText(t *testing.T, file string) string {
 			}
 			printer.Notices(&stderr, "", problems, e)
 			if d.Results == 0 {
-				printer.LeftOutLines(&stderr, "rootbound: ", printer.Skipped(d.Skipped), 8)
+				printer.LeftOutLines(&stderr, "rootbound: ", printer.Skipped(d.Skipped), 8<<20)
 			}
 			out.WriteString("=== " + l.ID + "\n")
 			out.Write(stdout.Bytes())
