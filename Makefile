@@ -77,7 +77,7 @@ component:
 
 ## conformance: every case of testdata/conformance on every runner (native, wazero, Node, component, wasmtime); prints runners x cases
 conformance: component
-	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run TestConformance -count=1 -v | grep -E '^([|]|--- FAIL|FAIL|ok|panic)|conformance_test.go'
+	ROOTBOUND_ALL_RUNNERS=1 $(GO) test ./host -run TestConformance -count=1 -v | grep -E '^([|]|--- FAIL|FAIL|ok|panic)|conformance_test.go|^\s+(line [0-9]+$$|got: |want: )'
 
 ## mcp-clients: rootbound mcp driven by clients from npm, on Node: the official TypeScript SDK's (stdio and HTTP) and the MCP Inspector's CLI
 mcp-clients:

@@ -46,11 +46,7 @@ func Path(p string) string {
 	if !needsQuote(p) {
 		return p
 	}
-	var b strings.Builder
-	b.WriteByte('"')
-	write(&b, p, true)
-	b.WriteByte('"')
-	return b.String()
+	return quote(p)
 }
 
 // Shown returns p as a person at a terminal reads it: as it is, as rg and
@@ -61,6 +57,12 @@ func Shown(p string) string {
 	if !hazardous(p) {
 		return p
 	}
+	return quote(p)
+}
+
+// quote returns p double-quoted, every hazardous rune, quote and backslash
+// escaped.
+func quote(p string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	write(&b, p, true)

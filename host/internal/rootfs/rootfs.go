@@ -141,6 +141,18 @@ func name(p string) string {
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT |
 	experimentalsys.O_TRUNC | experimentalsys.O_APPEND | experimentalsys.O_EXCL
 
+// refuse is what an open with flag gets before any lookup: ENOTSUP on a
+// revoked mount, EROFS for a write; 0 when it may go on.
+func (f *FS) refuse(flag experimentalsys.Oflag) experimentalsys.Errno {
+	switch {
+	case f.gate.closed():
+		return experimentalsys.ENOTSUP
+	case flag&writeFlags != 0:
+		return experimentalsys.EROFS
+	}
+	return 0
+}
+
 // Stat implements experimentalsys.FS. Nothing is followed: a link at the
 // end of p is ELOOP, as anywhere else in it.
 func (f *FS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {

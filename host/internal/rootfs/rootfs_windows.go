@@ -117,11 +117,8 @@ func errno(err error) experimentalsys.Errno {
 
 // OpenFile implements experimentalsys.FS.
 func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
-	if f.gate.closed() {
-		return nil, experimentalsys.ENOTSUP
-	}
-	if flag&writeFlags != 0 {
-		return nil, experimentalsys.EROFS
+	if en := f.refuse(flag); en != 0 {
+		return nil, en
 	}
 	p = name(p)
 	as := nofollow.AsFile
