@@ -113,7 +113,7 @@ func TestFlagsAgreeWithRipgrep(t *testing.T) {
 			var code, refCode int
 			if tt.tty {
 				ours = onTerminal(t, func(tty *os.File) {
-					code = run(append([]string{"grep"}, tt.ours...), strings.NewReader(""), tty, new(bytes.Buffer))
+					code = run(append([]string{"grep"}, tt.ours...), nil, tty, new(bytes.Buffer))
 				})
 				ref, refCode = commandOnTerminal(t, exec.Command(rg, theirs...))
 			} else {

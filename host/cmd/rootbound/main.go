@@ -45,7 +45,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "glob", "grep":
-		return search(args[0], args[1:], stdout, stderr)
+		return search(args[0], args[1:], stdin, stdout, stderr)
 	case "read", "list":
 		return readOrList(args[0], args[1:], stdout, stderr)
 	case "serve":

@@ -28,7 +28,11 @@ func rootboundIn(t *testing.T, stdin string, args ...string) (stdout, stderr str
 		}
 		return out.String(), errb.String(), code
 	}
-	code = run(args, strings.NewReader(stdin), &out, &errb)
+	var in io.Reader // none, as a terminal or /dev/null is to rg
+	if stdin != "" {
+		in = strings.NewReader(stdin)
+	}
+	code = run(args, in, &out, &errb)
 	return out.String(), errb.String(), code
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hostileNames returns n distinct file names made of what breaks
@@ -205,4 +206,56 @@ func TestNamesFor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGrepStdin: grep searches what is piped in when it is given no PATH,
+// and "-" among PATHs, as rg does (held to rg's output); through the
+// resident server, such a grep runs in the client's own process.
+func TestGrepStdin(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		t.Skip("rg is not installed (make tools)")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("needle in f\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := "alpha\nneedle one\nbeta\nNeedle two\n"
+	for _, args := range [][]string{
+		{"needle"},
+		{"-n", "needle"},
+		{"-i", "-c", "needle"},
+		{"-H", "-n", "needle"},
+		{"-l", "needle"},
+		{"-v", "needle"},
+		{"-n", "needle", "-", dir},
+		{"nothing"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			ours, _, code := rootboundIn(t, in, append([]string{"grep"}, args...)...)
+			cmd := exec.Command(rg, append([]string{"-j1"}, args...)...) // one thread: PATHs in the order given
+			cmd.Stdin = strings.NewReader(in)
+			want, _ := cmd.Output()
+			refCode := 0
+			if cmd.ProcessState != nil {
+				refCode = cmd.ProcessState.ExitCode()
+			}
+			if ours != string(want) || code != refCode {
+				t.Errorf("rootbound grep %q: exit %d\n%s\nrg: exit %d\n%s", args, code, ours, refCode, want)
+			}
+		})
+	}
+	t.Run("through the server: the client's process", func(t *testing.T) {
+		sdir, _ := startTestServer(t, time.Hour)
+		var out, errb bytes.Buffer
+		_, ok := callServer(sdir, clientRequest{Args: []string{"grep", "needle"}, Cwd: dir, Stdin: true}, &out, &errb)
+		if ok || out.Len() > 0 || errb.Len() > 0 {
+			t.Errorf("the server took a grep of its client's stdin: ok %v, %q %q", ok, out.String(), errb.String())
+		}
+		// With a PATH it is the server's to answer.
+		code, ok := callServer(sdir, clientRequest{Args: []string{"grep", "needle", "f.txt"}, Cwd: dir, Stdin: true}, &out, &errb)
+		if !ok || code != 0 || out.String() != "needle in f\n" {
+			t.Errorf("with a PATH: ok %v exit %d %q %q", ok, code, out.String(), errb.String())
+		}
+	})
 }

@@ -19,7 +19,7 @@ import (
 // readOrList runs read (numbered lines of a file, as cat -n prints them)
 // or list (a directory's entries with their sizes) in this process.
 func readOrList(tool string, args []string, stdout, stderr io.Writer) int {
-	e, stop := processEnv(stdout)
+	e, stop := processEnv(nil, stdout)
 	defer stop()
 	return readOrListIn(e, tool, args, stdout, stderr)
 }

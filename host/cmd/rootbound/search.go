@@ -86,15 +86,24 @@ type env struct {
 	ctx context.Context
 	cwd string // "" for this process's: PATHs as given
 	tty bool   // stdout is a terminal
+	// stdin is what grep searches when it is given no PATH, or "-", as rg
+	// does: this process's standard input when it is a pipe or a file, nil
+	// otherwise. A server has none of its client's: piped says the client
+	// has one, and a grep that would read it runs in the client's process.
+	stdin io.Reader
+	piped bool
 	// runner returns a runner for cfg (which key names: two configs with
 	// one key are the same) and what to call when done with it.
 	runner func(ctx context.Context, key string, cfg host.Config) (*host.Runner, func(), error)
 }
 
 // processEnv is this process's: interrupted by Ctrl-C, a runner a call.
-func processEnv(stdout io.Writer) (env, func()) {
+func processEnv(stdin io.Reader, stdout io.Writer) (env, func()) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	return env{ctx: ctx, tty: isTerminal(stdout), runner: func(ctx context.Context, _ string, cfg host.Config) (*host.Runner, func(), error) {
+	if !searchable(stdin) {
+		stdin = nil
+	}
+	return env{ctx: ctx, tty: isTerminal(stdout), stdin: stdin, piped: stdin != nil, runner: func(ctx context.Context, _ string, cfg host.Config) (*host.Runner, func(), error) {
 		r, err := host.NewRunner(ctx, cfg)
 		if err != nil {
 			return nil, nil, err
@@ -103,8 +112,8 @@ func processEnv(stdout io.Writer) (env, func()) {
 	}}, stop
 }
 
-func search(tool string, args []string, stdout, stderr io.Writer) int {
-	e, stop := processEnv(stdout)
+func search(tool string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e, stop := processEnv(stdin, stdout)
 	defer stop()
 	return searchIn(e, tool, args, stdout, stderr)
 }
@@ -173,9 +182,28 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rootbound %s: --color %q, want never, auto or always\n", tool, c.color)
 		return 2
 	}
-	pattern, paths, ok := c.positional(tool, e.cwd, fs.Args(), stderr)
+	pattern, paths, ok := c.positional(tool, e.cwd, fs.Args(), e.piped, stderr)
 	if !ok {
 		return 2
+	}
+	for i, p := range paths {
+		if !p.stdin {
+			continue
+		}
+		if e.stdin == nil {
+			if e.piped {
+				return fallback
+			}
+			fmt.Fprintln(stderr, "rootbound grep: -: no standard input to search (it is a terminal)")
+			return 2
+		}
+		t, clean, err := stdinTarget(e.stdin, c.maxSize)
+		if err != nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			return 2
+		}
+		defer clean()
+		paths[i] = t
 	}
 	raw, err := vals.Args(pattern, "")
 	if err != nil {
@@ -324,11 +352,16 @@ func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io
 // that make result paths read as PATH does (absolute: with -a).
 type target struct {
 	root, file, prefix, absolute string
+	stdin                        bool // standard input (no PATH and a piped stdin, or "-"), as rg searches it
 }
+
+// fallback is the exit status of a call a server cannot take: the grep
+// would read the client's standard input. The client runs it itself.
+const fallback = -1
 
 // positional reads the arguments after the flags: the pattern, and the
 // PATHs (the current directory when none).
-func (c *commandFlags) positional(tool, cwd string, args []string, stderr io.Writer) (pattern string, paths []target, ok bool) {
+func (c *commandFlags) positional(tool, cwd string, args []string, stdin bool, stderr io.Writer) (pattern string, paths []target, ok bool) {
 	switch {
 	case tool == "grep" && c.files:
 		pattern = "x" // none: the PATHs follow
@@ -344,8 +377,15 @@ func (c *commandFlags) positional(tool, cwd string, args []string, stderr io.Wri
 	}
 	if len(args) == 0 {
 		args = []string{""}
+		if tool == "grep" && !c.files && stdin {
+			args = []string{"-"} // as rg: no PATH, and something piped in
+		}
 	}
 	for _, a := range args {
+		if a == "-" && tool == "grep" && !c.files {
+			paths = append(paths, target{stdin: true})
+			continue
+		}
 		p, err := resolveTarget(cwd, a)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
@@ -621,4 +661,44 @@ func names(tty, null, pathsOnly bool) printer.Names {
 		return printer.NamesShown
 	}
 	return printer.NamesModel
+}
+
+// searchable reports whether r is a standard input rg would search: a pipe
+// or a file (not a terminal, not a device such as /dev/null), or, in
+// tests, any reader given.
+func searchable(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return r != nil
+	}
+	st, err := f.Stat()
+	return err == nil && (st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular())
+}
+
+// stdinName is the name standard input is searched under, as rg names it.
+const stdinName = "<stdin>"
+
+// stdinTarget copies what stdin holds, up to the size cap and a byte
+// more (a file over the cap is said to be, as any), into a directory of
+// its own, closed to others and removed by the returned function, and
+// returns it as the target of a search: stdin is searched through the
+// sandbox as a file is.
+func stdinTarget(stdin io.Reader, maxSize int64) (target, func(), error) {
+	dir, err := os.MkdirTemp("", "rootbound-stdin")
+	if err != nil {
+		return target{}, nil, err
+	}
+	clean := func() { os.RemoveAll(dir) }
+	f, err := os.OpenFile(filepath.Join(dir, stdinName), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+	if err == nil {
+		_, err = io.Copy(f, io.LimitReader(stdin, maxSize+1))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		clean()
+		return target{}, nil, fmt.Errorf("standard input: %w", err)
+	}
+	return target{root: dir, file: stdinName, absolute: ""}, clean, nil
 }

@@ -116,6 +116,9 @@ type clientRequest struct {
 	Args    []string `json:"args,omitempty"`
 	Cwd     string   `json:"cwd,omitempty"`
 	TTY     bool     `json:"tty,omitempty"`
+	// Stdin: the client's standard input is a pipe or a file, which a grep
+	// with no PATH searches, in the client's process (fallback).
+	Stdin bool `json:"stdin,omitempty"`
 	// Home and Config are the client's HOME and XDG_CONFIG_HOME, where the
 	// global git excludes are read from: the server takes a call only
 	// when they are its own.
@@ -155,7 +158,7 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 	}
 	sock := filepath.Join(dir, serverName()+".sock")
 	if _, err := os.Stat(sock); err == nil {
-		if code, ok := callServer(dir, clientRequest{Args: args, Cwd: cwd, TTY: isTerminal(stdout)}, stdout, stderr); ok {
+		if code, ok := callServer(dir, clientRequest{Args: args, Cwd: cwd, TTY: isTerminal(stdout), Stdin: searchable(os.Stdin)}, stdout, stderr); ok {
 			return code, true
 		}
 		if conn, err := net.Dial("unix", sock); err == nil {
@@ -478,12 +481,16 @@ func (s *server) handle(conn *net.UnixConn) {
 		_, _ = io.Copy(io.Discard, br)
 		cancel()
 	}()
-	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, runner: s.runner}
+	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, piped: req.Stdin, runner: s.runner}
 	run := searchIn
 	if req.Args[0] == "read" || req.Args[0] == "list" {
 		run = readOrListIn
 	}
 	code := run(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
+	if code == fallback {
+		w.send(frameFallback, nil)
+		return
+	}
 	w.send(frameExit, []byte{byte(code)})
 }
 

@@ -94,7 +94,7 @@ func TestServerMatchesInProcess(t *testing.T) {
 		{"grep", "-n", "needle"}, // again: the runner kept
 	} {
 		var want, wantErr bytes.Buffer
-		wantCode := run(args, strings.NewReader(""), &want, &wantErr)
+		wantCode := run(args, nil, &want, &wantErr)
 		var got, gotErr bytes.Buffer
 		code, ok := callServer(dir, clientRequest{Args: args, Cwd: tree}, &got, &gotErr)
 		if !ok {
