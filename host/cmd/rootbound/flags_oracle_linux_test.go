@@ -75,6 +75,11 @@ func TestFlagsAgreeWithRipgrep(t *testing.T) {
 		{name: "-s", ours: []string{"-s", "todo"}},
 		{name: "-i -s: the last wins", ours: []string{"-i", "-s", "todo"}},
 		{name: "-i", ours: []string{"-i", "-l", "todo"}},
+		{name: "-x", ours: []string{"-x", "-n", "TODO.*"}},
+		{name: "-x -F", ours: []string{"-x", "-F", "-c", "TODO one"}},
+		{name: "-x -e -e", ours: []string{"-x", "-n", "-e", "TODO one", "-e", "TODO [12]"}},
+		{name: "--max-filesize 1K", ours: []string{"--max-filesize", "1K", "-l", "TODO"}},
+		{name: "-.", ours: []string{"-.", "-l", "TODO"}},
 		{name: "--iglob", ours: []string{"-i", "-l", "--iglob", "*.TXT", "todo"}},
 		{name: "-a", ours: []string{"-a", "-l", "TODO"}},
 		{name: "-u", ours: []string{"-u", "-l", "TODO"}},
@@ -171,6 +176,9 @@ func TestFlagsAgreeWithFd(t *testing.T) {
 		{name: "-i", ours: []string{"-i", "b.*"}, fd: []string{"-H", "-t", "f", "-i", "-g", "b.*"}},
 		{name: "-s -g -j", ours: []string{"-s", "-g", "-j", "2", "b.*"}, fd: []string{"-H", "-t", "f", "-s", "-g", "-j", "2", "b.*"}},
 		{name: "PATH", ours: []string{"*.go", "sub"}, fd: []string{"-H", "-t", "f", "-g", "*.go", "sub"}},
+		{name: "-F", ours: []string{"-F", "."}, fd: []string{"-H", "-t", "f", "-F", "."}},
+		{name: "-F, a part of a name", ours: []string{"-F", "b"}, fd: []string{"-H", "-t", "f", "-F", "b"}},
+		{name: "-1", ours: []string{"-1", "-F", "b", "sub"}, fd: []string{"-H", "-t", "f", "-1", "-F", "b", "sub"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,7 +20,7 @@ var foreignFlags = map[string]map[string]string{
 		"-f": "patterns from a file", "--file": "patterns from a file", "--files-without-match": "files without a match",
 		"--glob-case-insensitive": "every glob without regard to case (--iglob is)", "--ignore-file": "ignore files of one's own",
 		"--ignore-file-case-insensitive": "ignore files without regard to case", "--include-zero": "counts of zero",
-		"--line-buffered": "line buffering", "-x": "whole-line matches", "--line-regexp": "whole-line matches",
+		"--line-buffered":       "line buffering",
 		"--max-columns-preview": "previews of long lines", "--mmap": "memory maps", "--no-mmap": "memory maps",
 		"--no-ignore-dot": "a part of --no-ignore", "--no-ignore-vcs": "a part of --no-ignore", "--no-ignore-exclude": "a part of --no-ignore",
 		"--no-ignore-files": "a part of --no-ignore", "--no-ignore-messages": "quiet ignore-file errors",
@@ -35,7 +35,6 @@ var foreignFlags = map[string]map[string]string{
 	},
 	"glob": {
 		"--no-ignore-vcs": "a part of --no-ignore", "--regex": "regular expressions (patterns are globs)",
-		"-F": "fixed strings (patterns are globs)", "--fixed-strings": "fixed strings (patterns are globs)",
 		"--and": "more patterns", "-l": "details (ls -l)", "--list-details": "details (ls -l)",
 		"-p": "patterns against the full path (a pattern with / matches the path)", "--full-path": "patterns against the full path (a pattern with / matches the path)",
 		"--min-depth": "a least depth", "--exact-depth": "an exact depth", "--prune": "pruning matches",

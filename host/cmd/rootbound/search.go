@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -34,6 +35,8 @@ type commandFlags struct {
 	json                           bool
 	timeout                        time.Duration
 	maxSize                        int64 // --max-filesize, in bytes
+	lineRegexp                     bool  // -x
+	fixed                          bool  // glob -F
 	typeList                       bool
 	noIgnoreParent, noIgnoreGlobal bool
 	unrestricted                   int // -u, -uu, -uuu
@@ -146,6 +149,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		}
 		fs.BoolVar(&c.stats, "stats", false, "after the results, print what was searched and what was left out, and why")
 		fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "a `PATTERN` to search for; repeat it (any may match); PATTERN is then not given")
+		fs.BoolVarP(&c.lineRegexp, "line-regexp", "x", false, "match whole lines only (as rg -x)")
 		fs.BoolVar(&c.files, "files", false, "list the files that would be searched, and search none (no PATTERN)")
 		boolPair(fs, &c.lineNumbers, "line-number", "n", "no-line-number", "N", "print line numbers (the default on a terminal)", "print no line numbers")
 		boolPair(fs, &c.filename, "with-filename", "H", "no-filename", "I", "print the path of each line (the default unless PATH is one file)", "print no paths")
@@ -161,6 +165,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fs.BoolP("glob", "g", true, "accepted, for fd: patterns are globs")
 		fs.Lookup("glob").NoOptDefVal = "true"
 		fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "letter case counts (by default, as fd: only when the pattern has an upper-case letter)")
+		fs.BoolVarP(&c.fixed, "fixed-strings", "F", false, "PATTERN is a string that a name holds, as fd -F (a glob of *PATTERN* with its wildcards taken literally)")
 	}
 	if done, code := parseSearch(fs, tool, args, stdout, stderr); done {
 		return code
@@ -442,6 +447,10 @@ func (c *commandFlags) globArgs(a *host.GlobArgs) (executable bool) {
 	if !c.caseSensitive && !strings.ContainsFunc(a.Pattern, unicode.IsUpper) {
 		a.CaseInsensitive = true // fd's smart case
 	}
+	if c.fixed {
+		// fd -F: a name that holds the string, its wildcards literal.
+		a.Pattern = "*" + globQuote.Replace(a.Pattern) + "*"
+	}
 	for _, ext := range c.extensions {
 		a.Glob = append(a.Glob, "*."+anyCase(strings.TrimPrefix(ext, ".")))
 	}
@@ -471,6 +480,20 @@ func (c *commandFlags) grepArgs(a *host.GrepArgs) {
 	}
 	if c.unrestricted > 2 {
 		a.Text = true
+	}
+	if c.lineRegexp {
+		// rg -x: a match is a whole line; a literal (-F) is quoted first.
+		whole := func(p string) string {
+			if a.Literal {
+				p = regexp.QuoteMeta(p)
+			}
+			return "^(?:" + p + ")$"
+		}
+		a.Pattern = whole(a.Pattern)
+		for i, p := range a.Patterns {
+			a.Patterns[i] = whole(p)
+		}
+		a.Literal = false
 	}
 }
 
@@ -702,3 +725,6 @@ func stdinTarget(stdin io.Reader, maxSize int64) (target, func(), error) {
 	}
 	return target{root: dir, file: stdinName, absolute: ""}, clean, nil
 }
+
+// globQuote escapes what a glob would read as a wildcard or a class.
+var globQuote = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`, "{", `\{`, "}", `\}`)
