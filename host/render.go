@@ -44,6 +44,8 @@ func (r *Result) Text() string {
 			what = plural(n, "file", "files") + " with matches (matching lines per file) for"
 		case r.Mode == protocol.ModeCountMatches:
 			what = plural(n, "file", "files") + " with matches (matches per file) for"
+		case r.Mode == protocol.ModeFilesWithout:
+			what = plural(n, "file", "files") + " without a match for"
 		default:
 			what = plural(n, "file", "files") + " with matches for"
 		}

@@ -409,7 +409,7 @@ const globDescription = `Find files by name or path pattern, fast, without readi
 	`Paths are as results show them, or the absolute paths of the workspace.`
 
 const grepDescription = `Search file contents with a regular expression (RE2 syntax; \w \d \s \b are Unicode-aware as in ripgrep) or a literal string, line by line. Use this tool, not grep or rg in a shell; then read to see a found line's surroundings (offset: its line number minus a few). ` +
-	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" the number of matching lines per file, "count_matches" the number of matches per file. ` +
+	`output_mode "files_with_matches" (default) lists files, "content" shows path:line:text, "count" the number of matching lines per file, "count_matches" the number of matches per file, "files_without_match" the files searched that hold none. ` +
 	`In content mode, context: 2 adds two lines around each match (before_context, after_context for one side), shown as path-N-text with -- between groups; only_matching: true shows just the matched text. ` +
 	`multiline: true lets a match span lines ("func \w+\([^)]*\n[^)]*\)"); word: true matches whole words only; patterns: ["TODO", "FIXME"] adds patterns; invert: true takes the lines that do not match; max_count: 1 takes the first matching line of each file; crlf: true lets $ match before \r. ` +
 	`A truncated answer gives the offset of the next page: the same call with offset: N continues where it stopped. ` +

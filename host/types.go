@@ -74,6 +74,8 @@ const (
 	ModeCount   = protocol.ModeCount   // matching lines per file
 	// ModeCountMatches counts matches per file, not lines.
 	ModeCountMatches = protocol.ModeCountMatches
+	// ModeFilesWithout lists the files searched that hold no match.
+	ModeFilesWithout = protocol.ModeFilesWithout
 )
 
 // Item is one result. Glob and ModeFiles set Path; ModeContent sets Path,

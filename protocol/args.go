@@ -92,8 +92,8 @@ type GrepArgs struct {
 	Iglob Strings `json:"iglob,omitempty"`
 	// Case is CaseSensitive (the default), CaseInsensitive or CaseSmart.
 	Case Case `json:"case,omitempty"`
-	// OutputMode is ModeFiles (the default), ModeContent, ModeCount or
-	// ModeCountMatches.
+	// OutputMode is ModeFiles (the default), ModeContent, ModeCount,
+	// ModeCountMatches or ModeFilesWithout.
 	OutputMode OutputMode `json:"output_mode,omitempty"`
 	// MaxResults caps the files (ModeFiles, ModeCount) or lines (ModeContent;
 	// matches with OnlyMatching); 0 means the default, 100. Tools handed to

@@ -231,6 +231,9 @@ const (
 	// ModeCountMatches counts matches, not lines, per file (rg
 	// --count-matches).
 	ModeCountMatches OutputMode = "count_matches"
+	// ModeFilesWithout lists the files searched that hold no match (rg
+	// --files-without-match): binary files are not among them.
+	ModeFilesWithout OutputMode = "files_without_match"
 )
 
 // Read's and list's bounds: the lines one read returns at most (and by

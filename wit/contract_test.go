@@ -46,7 +46,7 @@ var records = map[string]reflect.Type{
 
 var enums = map[string][]string{
 	"case-mode":    {string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)},
-	"output-mode":  {string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches)},
+	"output-mode":  {string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches), string(protocol.ModeFilesWithout)},
 	"problem-code": {protocol.SkippedUnreadable, protocol.SkippedBinary},
 	"status":       {protocol.StatusComplete, protocol.StatusPartial, protocol.StatusFailed},
 	"error-code":   protocol.Codes,

@@ -106,9 +106,10 @@ export interface GrepArgs {
   case?: "sensitive" | "insensitive" | "smart";
   /**
    * What to return: files_with_matches (default), content (matching lines),
-   * count (matching lines per file) or count_matches (matches per file).
+   * count (matching lines per file), count_matches (matches per file) or
+   * files_without_match (files searched that hold no match).
    */
-  output_mode?: "files_with_matches" | "content" | "count" | "count_matches";
+  output_mode?: "files_with_matches" | "content" | "count" | "count_matches" | "files_without_match";
   /**
    * At most this many files (or lines, for content; matches with
    * only_matching); default 100.

@@ -60,6 +60,11 @@ type clientRoots struct {
 
 type rootsKey struct{}
 
+// RootsURI is the resource that lists the roots (host.RootsText): an agent
+// learns their names from it, as the reference filesystem server's
+// list_allowed_directories tells them.
+const RootsURI = "rootbound://roots"
+
 // New makes a Runner from cfg (with the server's read guard and audit) and
 // the MCP server of its tools.
 func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
@@ -85,13 +90,18 @@ func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rootbound", Title: "rootbound: glob, grep, read and list in a sandbox", Version: version},
 		&mcp.ServerOptions{
-			Instructions: "glob finds files by name or path; grep searches their contents; read reads a file's lines; list lists a directory. All only read, only below the configured roots.",
+			Instructions: "glob finds files by name or path; grep searches their contents; read reads a file's lines; list lists a directory. All only read, only below these roots (the resource " + RootsURI + " lists them too):\n" +
+				host.RootsText(r.Roots()),
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
 				s.mu.Lock()
 				delete(s.roots, req.Session) // asked again at the next call
 				s.mu.Unlock()
 			},
 		})
+	s.mcp.AddResource(&mcp.Resource{URI: RootsURI, Name: "roots", Title: "The roots: their names, and what each one's policy leaves out",
+		MIMEType: "text/plain"}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: RootsURI, MIMEType: "text/plain", Text: host.RootsText(r.Roots())}}}, nil
+	})
 	no := false
 	for _, spec := range s.tools.Specs() {
 		s.mcp.AddTool(&mcp.Tool{

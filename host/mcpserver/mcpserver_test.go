@@ -132,6 +132,25 @@ func TestClient(t *testing.T) {
 			}
 		}
 	})
+	t.Run("roots", func(t *testing.T) {
+		// An agent learns the roots' names and what each leaves out from the
+		// instructions and a resource, never their host directories.
+		want := "\"/workspace\": the default: a path that starts with no root's name is below it; ignore rules from " +
+			"\"the host's default skips (node_modules/, __pycache__/, .venv/)\" (no_ignore turns them off)\n" +
+			"\"/go\": ignore rules from \"the host's default skips (node_modules/, __pycache__/, .venv/)\" (no_ignore turns them off)\n"
+		lr, err := cs.ListResources(ctx, nil)
+		if err != nil || len(lr.Resources) != 1 || lr.Resources[0].URI != mcpserver.RootsURI {
+			t.Fatalf("resources: %v %+v", err, lr)
+		}
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.RootsURI})
+		if err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text != want {
+			t.Fatalf("roots: %v %+v, want %q", err, rr, want)
+		}
+		init := cs.InitializeResult()
+		if !strings.HasSuffix(init.Instructions, want) || strings.Contains(init.Instructions, dir) || strings.Contains(rr.Contents[0].Text, goSrc(t)) {
+			t.Errorf("instructions %q: want the roots, by name only", init.Instructions)
+		}
+	})
 	t.Run("call", func(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "*.go"}})
 		if err != nil || res.IsError || !strings.Contains(text(res), "src/main.go") {

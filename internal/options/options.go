@@ -188,14 +188,15 @@ var Table = []Option{
 			{Long: "ignore-case", Short: "i", Value: string(protocol.CaseInsensitive), Help: "ignore case"},
 			{Long: "smart-case", Short: "S", Value: string(protocol.CaseSmart), Help: "ignore case when the pattern has letters and none is upper case"},
 		}},
-	{Name: "output_mode", Tools: Grep, Kind: Enum, Values: []string{string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches)}, GoType: "OutputMode",
-		GoDoc:      `OutputMode is ModeFiles (the default), ModeContent, ModeCount or ModeCountMatches.`,
-		Doc:        "What to return: files_with_matches (default), content (matching lines), count (matching lines per file) or count_matches (matches per file).",
+	{Name: "output_mode", Tools: Grep, Kind: Enum, Values: []string{string(protocol.ModeFiles), string(protocol.ModeContent), string(protocol.ModeCount), string(protocol.ModeCountMatches), string(protocol.ModeFilesWithout)}, GoType: "OutputMode",
+		GoDoc:      `OutputMode is ModeFiles (the default), ModeContent, ModeCount, ModeCountMatches or ModeFilesWithout.`,
+		Doc:        "What to return: files_with_matches (default), content (matching lines), count (matching lines per file), count_matches (matches per file) or files_without_match (files searched that hold no match).",
 		CLIDefault: `"content"`,
 		Flags: []Flag{
 			{Long: "files-with-matches", Short: "l", Value: string(protocol.ModeFiles), Help: "print only the paths of files with matches"},
 			{Long: "count", Short: "c", Value: string(protocol.ModeCount), Help: "print the number of matching lines per file"},
 			{Long: "count-matches", Value: string(protocol.ModeCountMatches), Help: "print the number of matches per file"},
+			{Long: "files-without-match", Value: string(protocol.ModeFilesWithout), Help: "print only the paths of files searched that hold no match"},
 		}},
 	{Name: "max_results", Tools: Glob | List, Kind: Int, Min: 1, Max: protocol.MaxResultsTool,
 		GoDoc:      `MaxResults caps the results; 0 means the default, 100. Tools handed to models take 1 to 1000; the module takes up to 1,000,000.`,
@@ -296,7 +297,7 @@ var Table = []Option{
 		// rg's --sort path is its walk's order, which is this one's
 		// directory order: the command asks for that.
 		Flags: []Flag{{Long: "sort", Arg: "ORDER", Help: "order: path (directory order, as rg's) or mtime (newest first)",
-			Map: map[string]string{"path": "", "mtime": string(protocol.SortMTime)}}}},
+			Map: map[string]string{"path": "", "none": "", "mtime": string(protocol.SortMTime)}}}},
 	{Name: "max_depth", Tools: Both, Kind: Int, Min: 1,
 		GoDoc: `MaxDepth, if positive, bounds how deep below the search root a call looks: 1 is the search root's own entries.`,
 		Doc:   "Look at most this deep below the search path (1: its own entries).",

@@ -195,11 +195,11 @@ type grepIndex struct {
 
 // useIndex returns the grep's use of the index of sc's root, or nil when
 // the root has none or the grep cannot use it: an inverted search takes
-// the lines that do not match, and a pattern with no literal to look up
-// may match anything.
+// the lines that do not match, files_without_match the files that do not,
+// and a pattern with no literal to look up may match anything.
 func (s *Server) useIndex(sc scope, m match.Matcher, a *protocol.GrepArgs) *grepIndex {
 	ri := s.indexes[sc.root.Name]
-	if ri == nil || a.Invert {
+	if ri == nil || a.Invert || a.OutputMode == protocol.ModeFilesWithout {
 		return nil
 	}
 	q := index.Literals(match.Required(m))

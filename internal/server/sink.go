@@ -18,9 +18,9 @@ func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *pr
 	switch mode {
 	case "":
 		mode = protocol.ModeFiles
-	case protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.ModeCountMatches:
+	case protocol.ModeFiles, protocol.ModeContent, protocol.ModeCount, protocol.ModeCountMatches, protocol.ModeFilesWithout:
 	default:
-		return bad("output_mode %q, want files_with_matches|content|count|count_matches", a.OutputMode)
+		return bad("output_mode %q, want files_with_matches|content|count|count_matches|files_without_match", a.OutputMode)
 	}
 	for _, n := range []struct {
 		name string
@@ -118,10 +118,24 @@ func (s *sink) binary() bool {
 	return false
 }
 
-// finish ends a file: count modes send its count.
+// unmatched looks at a file the search found no match in for a NUL
+// byte, when the mode lists such files: a binary file is not one, as in
+// rg.
+func (s *sink) unmatched() {
+	if s.mode == protocol.ModeFilesWithout && s.count == 0 {
+		s.binary()
+	}
+}
+
+// finish ends a file: count modes send its count, files_without_match its
+// path when nothing matched.
 func (s *sink) finish() error {
-	if s.err == nil && s.count > 0 && (s.mode == protocol.ModeCount || s.mode == protocol.ModeCountMatches) {
+	switch {
+	case s.err != nil:
+	case s.count > 0 && (s.mode == protocol.ModeCount || s.mode == protocol.ModeCountMatches):
 		s.err = s.c.emit(&protocol.Item{Path: s.path, Count: s.count})
+	case s.count == 0 && s.mode == protocol.ModeFilesWithout:
+		s.err = s.c.emit(&protocol.Item{Path: s.path})
 	}
 	return s.err
 }
@@ -134,6 +148,9 @@ func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool
 	switch s.mode {
 	case protocol.ModeFiles:
 		s.err = s.c.emit(&protocol.Item{Path: s.path})
+		return false
+	case protocol.ModeFilesWithout:
+		s.count++
 		return false
 	case protocol.ModeCount:
 		if !s.multi || starts > 0 {

@@ -288,6 +288,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		if err := s.searcher.Search(data, m, so, c.meter, sink); err != nil {
 			return err
 		}
+		sink.unmatched()
 		if sink.nulAt >= 0 {
 			c.done.Skipped.Binary++
 			return c.record(sc.display(rel), protocol.SkippedBinary, fmt.Sprintf(

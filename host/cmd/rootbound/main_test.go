@@ -103,7 +103,7 @@ func TestCLI(t *testing.T) {
 		{name: "include dirs", args: []string{"glob", "--include-dirs", "s*", dir}, stdout: dir + "/src/\n"},
 		{name: "max depth", args: []string{"glob", "-d", "1", "*", dir}, stdout: dir + "/notes.txt\n"},
 		{name: "ignore-case glob", args: []string{"glob", "-i", "NOTES.*", dir}, stdout: dir + "/notes.txt\n"},
-		{name: "bad sort", args: []string{"glob", "--sort", "size", "*", dir}, code: 2, stderr: "want one of mtime, path"},
+		{name: "bad sort", args: []string{"glob", "--sort", "size", "*", dir}, code: 2, stderr: "want one of mtime, none, path"},
 		{name: "ignored, found: not said (rg)", args: []string{"glob", "*", ignored}, stdout: ignored + "/.gitignore\n" + ignored + "/a.go\n"},
 		{name: "ignored, nothing found: said", args: []string{"glob", "*.log", ignored}, code: 1, stderr: "1 path left out by ignore files (--no-ignore includes them)"},
 		{name: "no ignore", args: []string{"glob", "--no-ignore", "*.log", ignored}, stdout: ignored + "/x.log\n"},

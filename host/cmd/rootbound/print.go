@@ -12,7 +12,6 @@ import (
 
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/internal/printer"
-	"github.com/rootbound/rootbound/host/internal/rootfs"
 )
 
 // output writes results as rg and fd do (package printer, in a Style),
@@ -23,9 +22,11 @@ type output struct {
 	w     *bufio.Writer
 	lines printer.Lines
 	quiet bool // -q: print nothing, stop at the first result
-	quit  bool // a result came under -q
-	last  time.Time
-	start time.Time
+	// rewrite, if set, changes a line before it is printed (rg -r).
+	rewrite func(host.Item) host.Item
+	quit    bool // a result came under -q
+	last    time.Time
+	start   time.Time
 
 	found    int  // results (context lines are not)
 	matches  int  // matches in the lines printed
@@ -62,6 +63,9 @@ func (o *output) item(it host.Item) error {
 	if o.quiet {
 		o.quit = true
 		return errQuiet
+	}
+	if o.rewrite != nil && !it.Context && it.Text != nil {
+		it = o.rewrite(it)
 	}
 	spans := make([][2]int, len(it.Submatches))
 	for i, sp := range it.Submatches {
@@ -156,18 +160,4 @@ func (c countWriter) Write(p []byte) (int, error) {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// executables passes on, of the files a glob finds below root, those
-// with an execute bit (fd -t x): the module sees no permission bits, so
-// the host looks, through the root's directory and without following a
-// link at any component (package rootfs).
-func executables(fsys *rootfs.FS, each func(host.Item) error) func(host.Item) error {
-	return func(it host.Item) error {
-		st, errno := fsys.Lstat(string(it.Path))
-		if errno != 0 || !st.Mode.IsRegular() || st.Mode.Perm()&0o111 == 0 {
-			return nil
-		}
-		return each(it)
-	}
 }

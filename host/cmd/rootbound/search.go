@@ -50,11 +50,18 @@ type commandFlags struct {
 	files                        bool     // --files
 	lineNumbers, filename, heads tri      // -n/-N, -H/-I, --heading/--no-heading
 	column, vimgrep, pretty      bool
+	patternFiles                 []string // -f
+	replace                      string   // -r, when given (replacing)
+	replacing, trim              bool
+	sortr                        string
 
 	// glob
 	absolute      bool     // -a
 	extensions    []string // -e
 	caseSensitive bool     // -s: no smart case
+	entries       entryFilter
+	exactDepth    int  // --exact-depth
+	stripCWD      bool // --strip-cwd-prefix
 }
 
 // tri is a flag that two flags set, the last one given winning (-n, -N).
@@ -121,14 +128,16 @@ func search(tool string, args []string, stdin io.Reader, stdout, stderr io.Write
 	return searchIn(e, tool, args, stdout, stderr)
 }
 
-func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("rootbound " + tool)
+// searchFlags declares the flags of glob or grep: the call's options from
+// the table (vals) and the command's own (c).
+func searchFlags(tool string) (fs *flag.FlagSet, vals *values, c *commandFlags) {
+	fs = newFlags("rootbound " + tool)
 	t := options.Glob
 	if tool == "grep" {
 		t = options.Grep
 	}
-	vals := bindOptions(fs, t)
-	var c commandFlags
+	vals = bindOptions(fs, t)
+	c = new(commandFlags)
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
 	c.maxSize = protocol.DefaultMaxFileSize
@@ -150,6 +159,10 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fs.BoolVar(&c.stats, "stats", false, "after the results, print what was searched and what was left out, and why")
 		fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "a `PATTERN` to search for; repeat it (any may match); PATTERN is then not given")
 		fs.BoolVarP(&c.lineRegexp, "line-regexp", "x", false, "match whole lines only (as rg -x)")
+		fs.StringArrayVarP(&c.patternFiles, "file", "f", nil, "search for the patterns in `PATTERNFILE`, one a line (as rg -f); repeat it; PATTERN is then not given")
+		fs.StringVarP(&c.replace, "replace", "r", "", "print each match as `REPLACEMENT` ($1, ${name}: its groups; $$: a $); only what is printed changes")
+		fs.BoolVar(&c.trim, "trim", false, "print lines without their leading white space")
+		fs.StringVar(&c.sortr, "sortr", "", "`ORDER`: modified: newest first, across the tree (rg sorts each directory's entries, a directory by its own time)")
 		fs.BoolVar(&c.files, "files", false, "list the files that would be searched, and search none (no PATTERN)")
 		boolPair(fs, &c.lineNumbers, "line-number", "n", "no-line-number", "N", "print line numbers (the default on a terminal)", "print no line numbers")
 		boolPair(fs, &c.filename, "with-filename", "H", "no-filename", "I", "print the path of each line (the default unless PATH is one file)", "print no paths")
@@ -166,12 +179,22 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fs.Lookup("glob").NoOptDefVal = "true"
 		fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "letter case counts (by default, as fd: only when the pattern has an upper-case letter)")
 		fs.BoolVarP(&c.fixed, "fixed-strings", "F", false, "PATTERN is a string that a name holds, as fd -F (a glob of *PATTERN* with its wildcards taken literally)")
+		fs.VarP((*sizeBounds)(&c.entries.sizes), "size", "S", "only files of this `SIZE`: +10k at least, -1M at most, 512b exactly (b, k, m, g, t; ki, mi, gi, ti), as fd -S; repeat it")
+		fs.Var((*durationValue)(&c.entries.changedBefore), "changed-before", "only entries modified longer ago than this `DURATION` (10min, 2h, 3d, 1w), as fd")
+		fs.IntVar(&c.entries.minDepth, "min-depth", 0, "only entries at least `N` deep below PATH (1: its own entries)")
+		fs.IntVar(&c.exactDepth, "exact-depth", 0, "only entries exactly `N` deep below PATH (1: its own entries)")
+		fs.BoolVar(&c.stripCWD, "strip-cwd-prefix", false, "no ./ before the paths -0 prints, as fd --strip-cwd-prefix")
 	}
+	return fs, vals, c
+}
+
+func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
+	fs, vals, c := searchFlags(tool)
 	if done, code := parseSearch(fs, tool, args, stdout, stderr); done {
 		return code
 	}
 	if c.follow {
-		fmt.Fprintf(stderr, "rootbound %s: -L/--follow is refused: symbolic links are never followed, at any component of any path (a link is counted, never read through)\n", tool)
+		fmt.Fprintf(stderr, "rootbound %s: -L/--follow is refused: symbolic links are never followed, at any component of any path (a link is counted, never read through); instead: give the link's target as PATH\n", tool)
 		return 2
 	}
 	if c.typeList {
@@ -186,6 +209,14 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if c.color != "never" && c.color != "auto" && c.color != "always" {
 		fmt.Fprintf(stderr, "rootbound %s: --color %q, want never, auto or always\n", tool, c.color)
 		return 2
+	}
+	c.replacing = fs.Changed("replace")
+	if c.sortr != "" && c.sortr != "modified" && c.sortr != "mtime" {
+		fmt.Fprintf(stderr, "rootbound grep: --sortr %q, want modified (newest first)\n", c.sortr)
+		return 2
+	}
+	if code, ok := c.readPatternFiles(e.cwd, stderr); !ok {
+		return code
 	}
 	pattern, paths, ok := c.positional(tool, e.cwd, fs.Args(), e.piped, stderr)
 	if !ok {
@@ -217,10 +248,9 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	}
 	var glob host.GlobArgs
 	var grep host.GrepArgs
-	executable := false
 	if tool == "glob" {
 		err = json.Unmarshal(raw, &glob)
-		executable = c.globArgs(&glob)
+		c.globArgs(&glob)
 	} else {
 		err = json.Unmarshal(raw, &grep)
 		c.grepArgs(&grep)
@@ -239,6 +269,13 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		tool, glob = "glob", host.GlobArgs{Pattern: "*", Glob: append(grep.Glob, anyCaseAll(grep.Iglob)...), Type: grep.Type, TypeNot: grep.TypeNot,
 			Sort: grep.Sort, MaxDepth: grep.MaxDepth, NoIgnore: grep.NoIgnore, Hidden: grep.Hidden, MaxResults: grep.MaxResults, Offset: grep.Offset}
 	}
+	var rw func(host.Item) host.Item
+	if c.replacing && tool == "grep" && !c.files {
+		if rw, err = replacer(grep, c.replace); err != nil {
+			fmt.Fprintln(stderr, "rootbound grep:", err)
+			return 2
+		}
+	}
 	if (c.column || c.vimgrep) && grep.OnlyMatching {
 		fmt.Fprintf(stderr, "rootbound grep: --column and --vimgrep do not go with -o here: a match alone carries no column\n")
 		return 2
@@ -255,23 +292,25 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		LineNumbers: c.lineNumbers.or(tty) || c.column || c.vimgrep,
 		Color:       c.color == "always" || c.color == "auto" && tty,
 		Null:        c.null,
+		Trim:        c.trim,
 	}
 	if c.vimgrep {
 		style.Filename, style.Color = true, false // as rg prints it
 	}
-	pathsOnly := tool == "glob" || c.files || grep.OutputMode == host.ModeFiles
+	pathsOnly := tool == "glob" || c.files || grep.OutputMode == host.ModeFiles || grep.OutputMode == host.ModeFilesWithout
 	if tool == "glob" || c.files {
 		style = printer.Style{Filename: true, Null: c.null}
 	}
 	style.Names = names(tty, c.null, pathsOnly)
 	out := newOutput(stdout, style)
 	out.quiet = c.quiet
+	out.rewrite = rw
 	var total runTotals
 	code := 1
 	for _, p := range paths {
 		glob.Path, grep.Path = p.file, p.file
 		out.lines.Prefix = p.prefix
-		if tool == "glob" && c.null && p.prefix == "" {
+		if tool == "glob" && c.null && p.prefix == "" && !c.stripCWD {
 			out.lines.Prefix = "./" // as fd -0 prints the current directory's entries
 		}
 		if c.absolute {
@@ -291,17 +330,20 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			continue
 		case tool == "glob":
 			each := out.item
-			if executable {
-				dir, err := rootfs.OpenDir(p.root)
-				if err != nil {
-					fmt.Fprintln(stderr, "rootbound:", err)
-					code = 2
-					continue
+			if c.entries.stats() || c.entries.minDepth > 0 {
+				var fsys *rootfs.FS
+				if c.entries.stats() {
+					dir, err := rootfs.OpenDir(p.root)
+					if err != nil {
+						fmt.Fprintln(stderr, "rootbound:", err)
+						code = 2
+						continue
+					}
+					defer dir.Close()
+					fsys = rootfs.New(dir, nil)
+					defer fsys.Close()
 				}
-				defer dir.Close()
-				fsys := rootfs.New(dir, nil)
-				defer fsys.Close()
-				each = executables(fsys, out.item)
+				each = c.entries.wrap(fsys, out.item)
 			}
 			res, _ = r.GlobEach(ctx, glob, each)
 		default:
@@ -343,8 +385,8 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 // parseSearch parses the flags of glob or grep. A flag rg or fd has and
 // rootbound does not is named as theirs.
 func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io.Writer) (done bool, code int) {
-	if name, desc, ok := foreignFlag(tool, fs, args); ok {
-		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported (rootbound %s --help lists the flags)\n", tool, map[string]string{"grep": "rg", "glob": "fd"}[tool], name, desc, tool)
+	if name, f, ok := foreignFlag(tool, fs, args); ok {
+		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported; instead: %s\n", tool, map[string]string{"grep": "rg", "glob": "fd"}[tool], name, f.what, f.instead)
 		return true, 2
 	}
 	return parse(fs, args, fmt.Sprintf("usage: rootbound %s [flags] %s\n", tool, map[string]string{
@@ -440,10 +482,10 @@ func resolveTarget(cwd, arg string) (target, error) {
 	return target{root: filepath.Dir(at(arg)), file: base, prefix: strings.TrimSuffix(arg, base), absolute: strings.TrimSuffix(abs, base)}, nil
 }
 
-// globArgs applies the command's own flags to a glob call; it reports
-// whether only executable files are wanted (fd -t x), which the host
-// decides: the module sees no permission bits.
-func (c *commandFlags) globArgs(a *host.GlobArgs) (executable bool) {
+// globArgs applies the command's own flags to a glob call, and readies
+// what the host decides (c.entries): whether only executable files are
+// wanted (fd -t x), and the bounds of depth.
+func (c *commandFlags) globArgs(a *host.GlobArgs) {
 	if !c.caseSensitive && !strings.ContainsFunc(a.Pattern, unicode.IsUpper) {
 		a.CaseInsensitive = true // fd's smart case
 	}
@@ -462,9 +504,12 @@ func (c *commandFlags) globArgs(a *host.GlobArgs) (executable bool) {
 		if !slices.Contains(a.EntryType, "file") {
 			a.EntryType = append(a.EntryType, "file")
 		}
-		executable = len(a.EntryType) == 1
+		c.entries.executable = len(a.EntryType) == 1
 	}
-	return executable
+	if c.exactDepth > 0 {
+		c.entries.minDepth, a.MaxDepth = c.exactDepth, c.exactDepth
+	}
+	c.entries.now = time.Now()
 }
 
 // grepArgs applies the command's own flags to a grep call.
@@ -480,6 +525,10 @@ func (c *commandFlags) grepArgs(a *host.GrepArgs) {
 	}
 	if c.unrestricted > 2 {
 		a.Text = true
+	}
+	switch c.sortr {
+	case "modified", "mtime":
+		a.Sort = protocol.SortMTime
 	}
 	if c.lineRegexp {
 		// rg -x: a match is a whole line; a literal (-F) is quoted first.

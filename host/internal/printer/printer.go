@@ -69,6 +69,7 @@ type Style struct {
 	Color       bool // rg's colours: paths magenta, line numbers green, matches bold red
 	Null        bool // a NUL byte after each path, in place of what follows it (rg -0, fd -0)
 	Numbered    bool // a read's lines: the number right-aligned in six columns, a tab, the text (cat -n)
+	Trim        bool // a line's leading ASCII white space left out (rg --trim); columns stay the line's
 }
 
 // Lines writes items in a Style. It remembers the last path, for headings.
@@ -169,9 +170,14 @@ func (p *Lines) Write(it Item) {
 		return
 	}
 	columns := (p.Column || p.Vimgrep) && !it.Context && len(it.Spans) > 0
+	text, cut := *it.Text, 0
+	if p.Trim {
+		text = strings.TrimLeft(text, " \t\n\v\f\r")
+		cut = len(*it.Text) - len(text)
+	}
 	if p.Vimgrep && columns {
 		for _, sp := range it.Spans {
-			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp[0]+1)), p.text(*it.Text, [][2]int{sp}))
+			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp[0]+1)), p.text(text, shift([][2]int{sp}, cut)))
 		}
 		return
 	}
@@ -179,11 +185,26 @@ func (p *Lines) Write(it Item) {
 		lead.WriteString(p.paint(colorCol, strconv.Itoa(it.Spans[0][0]+1)))
 		lead.WriteString(sep)
 	}
-	spans := it.Spans
+	spans := shift(it.Spans, cut)
 	if it.Context {
 		spans = nil
 	}
-	fmt.Fprintf(p.W, "%s%s\n", lead.String(), p.text(*it.Text, spans))
+	fmt.Fprintf(p.W, "%s%s\n", lead.String(), p.text(text, spans))
+}
+
+// shift moves spans cut bytes left, for a text that lost its first cut
+// bytes; a span in them shrinks or goes.
+func shift(spans [][2]int, cut int) [][2]int {
+	if cut == 0 {
+		return spans
+	}
+	out := make([][2]int, 0, len(spans))
+	for _, sp := range spans {
+		if sp[1] > cut {
+			out = append(out, [2]int{max(sp[0]-cut, 0), sp[1] - cut})
+		}
+	}
+	return out
 }
 
 // name is a path as the Style's reader gets it.
