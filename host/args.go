@@ -124,6 +124,11 @@ type GrepArgs struct {
 	Word bool `json:"word,omitempty"`
 	// Invert takes the lines that do not match (rg -v).
 	Invert bool `json:"invert,omitempty"`
+	// ExcludePattern, if set, is a regular expression, read as Pattern is
+	// (case, literal, word): a line that matches it too is not taken
+	// (gemini-cli's grep_search exclude_pattern). Not with Invert or
+	// Multiline.
+	ExcludePattern string `json:"exclude_pattern,omitempty"`
 	// OnlyMatching makes each match an item of its own, its text the match
 	// alone (rg -o).
 	OnlyMatching bool `json:"only_matching,omitempty"`

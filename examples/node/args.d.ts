@@ -153,6 +153,12 @@ export interface GrepArgs {
    */
   invert?: boolean;
   /**
+   * Leave out the lines that also match this regular expression (same case
+   * and literal rules as pattern), e.g. pattern "TODO" with exclude_pattern
+   * "TODO\(\w+\)" for unowned TODOs.
+   */
+  exclude_pattern?: string;
+  /**
    * Content mode: each match on its own line, the matched text only (rg -o),
    * e.g. pattern "https?://\S+" lists the URLs.
    */

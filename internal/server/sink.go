@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/search"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -37,6 +38,8 @@ func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *pr
 		return bad("max_columns %d, want 0 (no bound) or more", a.MaxColumns)
 	}
 	switch {
+	case a.ExcludePattern != "" && (a.Invert || a.Multiline):
+		return bad("exclude_pattern with invert or multiline: it leaves out matching lines of a line search")
 	case a.Invert && a.Multiline:
 		return bad("invert and multiline together: an inverted search takes lines, not matches")
 	case a.Invert && a.OnlyMatching:
@@ -74,6 +77,9 @@ type sink struct {
 
 	// text: a NUL byte does not make a file binary (rg -a).
 	text bool
+	// exclude, if set: a matching line it matches too is not taken
+	// (exclude_pattern).
+	exclude match.Matcher
 
 	path  protocol.Data
 	data  []byte // the file's text, looked at for a NUL at the first match
@@ -142,6 +148,16 @@ func (s *sink) finish() error {
 
 // Matched implements search.Sink.
 func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool {
+	if s.exclude != nil {
+		at, _, err := s.exclude.LocateAt(bytes.TrimSuffix(line, []byte{'\r'}), 0, s.c.meter)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		if at >= 0 {
+			return true
+		}
+	}
 	if s.binary() {
 		return false
 	}

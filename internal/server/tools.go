@@ -177,6 +177,14 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		c.err = patternError(err)
 		return
 	}
+	var exclude match.Matcher
+	if a.ExcludePattern != "" {
+		if exclude, err = match.Compile([]string{a.ExcludePattern}, match.Options{
+			Literal: a.Literal, Case: string(a.Case), Word: a.Word, CRLF: a.CRLF}); err != nil {
+			c.err = patternError(err)
+			return
+		}
+	}
 	for _, globs := range []protocol.Strings{a.Glob, a.Iglob} {
 		if _, err := match.CompileFilter(globs, false, c.meter); err != nil {
 			c.err = patternError(err)
@@ -216,7 +224,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
 	c.groups = a.Context > 0 || a.BeforeContext > 0 || a.AfterContext > 0
-	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline, text: a.Text}
+	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline, text: a.Text, exclude: exclude}
 	sniff := protocol.BinarySniffBytes
 	if a.Text {
 		sniff = 0
