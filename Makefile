@@ -2,6 +2,8 @@
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 GO       ?= go
+# staticcheck, at a fixed version, fetched and built by the go command
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 WASM     := host/rootbound.wasm
 # The one command that builds the committed module (host/module.go names it).
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
@@ -117,12 +119,14 @@ release-check: tools
 	cd release && npm ci --no-audit --no-fund --loglevel=error
 	ROOTBOUND_COMPARE=1 $(GO) test ./release -count=1 -v | grep -E '^(ok|FAIL|--- |panic)|^\s+(--- FAIL|release_test.go)'
 
-## check: build, vet, gofmt, go mod tidy, every system of CROSS; fails on any diff
+## check: build, vet, staticcheck, gofmt, go mod tidy, every system of CROSS; fails on any diff
 check: wasm-check cross
 	$(GO) build $(ALL)
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./guest/... ./protocol/... $(GUEST_PKGS)
 	$(GO) vet $(ALL)
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./guest/... ./protocol/... $(GUEST_PKGS)
+	$(STATICCHECK) $(ALL)
+	GOOS=wasip1 GOARCH=wasm $(STATICCHECK) ./guest/... ./protocol/... $(GUEST_PKGS)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	@for m in . $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy) || exit 1; done
 	git diff --exit-code -- go.mod go.sum $(addsuffix /go.mod,$(MODULES)) $(addsuffix /go.sum,$(MODULES))

@@ -44,7 +44,7 @@ func parseArgs(args []string) ([]server.Root, error) {
 		case strings.HasPrefix(a, "--root="):
 			v = strings.TrimPrefix(a, "--root=")
 		default:
-			return nil, fmt.Errorf("unknown argument %q; usage: rootbound --root NAME[=DIR] ...", a)
+			return nil, fmt.Errorf("unknown argument %q (usage: rootbound --root NAME[=DIR], one for each root)", a)
 		}
 		name, dir, ok := strings.Cut(v, "=")
 		if !ok {

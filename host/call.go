@@ -169,17 +169,17 @@ func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req proto
 	res.Done, _ = r.run(ctx, &req, line, req.ID, deadline, req.Limits.DeadlineMS, func(raw []byte, l *protocol.Line) error {
 		switch {
 		case l.Item != nil && each != nil:
-			if eachErr = each(fromItem(l.Item)); eachErr != nil {
+			if eachErr = each(*l.Item); eachErr != nil {
 				return eachErr
 			}
 		case l.Item != nil:
 			// The module keeps to MaxOutputBytes; a module that did not
 			// would still not grow the host past it.
 			if held += int64(len(raw)); held <= r.cfg.maxResultBytes {
-				res.Items = append(res.Items, fromItem(l.Item))
+				res.Items = append(res.Items, *l.Item)
 			}
 		case l.Problem != nil:
-			res.Problems = append(res.Problems, fromProblem(l.Problem))
+			res.Problems = append(res.Problems, *l.Problem)
 		case l.Progress != nil && showProgress:
 			progress.fn(*l.Progress)
 		}

@@ -54,7 +54,6 @@ var (
 	rowsMu     sync.Mutex
 	rows       []row
 	badInputs  atomic.Int64
-	printTable sync.Once
 )
 
 func record(name, rt, outcome string, ok bool) {

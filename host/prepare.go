@@ -71,8 +71,7 @@ func (p *Prepared) Reads() []Read { return append([]Read(nil), p.reads...) }
 // checked again when it runs.
 func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 	args.Path, args.Pattern = r.hostPath(args.Path, false), r.hostPath(args.Pattern, true)
-	wire := protocol.GlobArgs(args)
-	if err := wire.CheckLists(); err != nil {
+	if err := args.CheckLists(); err != nil {
 		return nil, fromError(err)
 	}
 	if _, err := match.CompileGlob(args.Pattern, args.CaseInsensitive); err != nil {
@@ -90,8 +89,7 @@ func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 // resolves what it will read, as PrepareGlob does.
 func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
 	args.Path = r.hostPath(args.Path, false)
-	wire := protocol.GrepArgs(args)
-	if err := wire.CheckLists(); err != nil {
+	if err := args.CheckLists(); err != nil {
 		return nil, fromError(err)
 	}
 	if _, err := match.Compile(append([]string{args.Pattern}, args.Patterns...), match.Options{
@@ -219,25 +217,24 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 	switch {
 	case p.glob != nil:
 		res = p.r.globResult(*p.glob)
-		wire := protocol.GlobArgs(*p.glob)
+		wire := *p.glob
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling // each result is handed over, none held: every one
 		}
 		req.Glob = &wire
 	case p.grep != nil:
 		res = p.r.grepResult(*p.grep)
-		wire := protocol.GrepArgs(*p.grep)
+		wire := *p.grep
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling
 		}
 		req.Grep = &wire
 	case p.read != nil:
 		res = &Result{Tool: "read", Path: p.read.Path, offset: p.read.Offset}
-		wire := protocol.ReadArgs(*p.read)
-		req.Read = &wire
+		req.Read = p.read
 	default:
 		res = &Result{Tool: "list", Path: p.r.where(p.list.Path), offset: p.list.Offset}
-		wire := protocol.ListArgs(*p.list)
+		wire := *p.list
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling
 		}
@@ -282,7 +279,7 @@ func (r *Runner) globHint(ctx context.Context, begun time.Time, req protocol.Req
 	}
 	g.Pattern, g.MaxResults, g.Offset = "**/"+p, 1, 0
 	req.Glob = &g
-	res := r.globResult(GlobArgs(g))
+	res := r.globResult(g)
 	r.do(ctx, begun, res, req, nil)
 	if len(res.Items) == 0 {
 		return ""

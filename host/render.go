@@ -65,7 +65,7 @@ func (r *Result) Text() string {
 		}
 	}
 	for _, it := range r.Items {
-		printer.WriteItem(&b, "", printItem(it))
+		printer.WriteItem(&b, "", it)
 	}
 	switch {
 	case r.results() == 0 && d.Status == protocol.StatusComplete && r.Tool == "list":
@@ -111,10 +111,10 @@ func (r *Result) notices(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "[%s %s: %s]\n", what, escape.Path(string(p.Path)), p.Message)
 	}
-	if s := printer.Counted(printer.Skipped(d.Skipped)); s != "" {
+	if s := printer.Counted(d.Skipped); s != "" {
 		fmt.Fprintf(b, "[Skipped: %s.]\n", s)
 	}
-	for _, line := range printer.LeftOut(printer.Skipped(d.Skipped), r.hides, printer.Model) {
+	for _, line := range printer.LeftOut(d.Skipped, r.hides, printer.Model) {
 		fmt.Fprintf(b, "[Skipped: %s.]\n", line)
 	}
 	if d.IgnoredBy != "" {
@@ -164,15 +164,9 @@ func (r *Result) readText(b *strings.Builder) {
 	}
 	p := printer.Lines{W: b, Style: printer.Style{Numbered: true}}
 	for _, it := range r.Items {
-		p.Write(printItem(it))
+		p.Write(it)
 	}
 	r.notices(b)
-}
-
-// printItem is an item as the printer takes it.
-func printItem(it Item) printer.Item {
-	return printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
-		Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size}
 }
 
 func plural(n int, one, many string) string { return printer.Plural(int64(n), one, many) }

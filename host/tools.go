@@ -40,6 +40,40 @@ type Tools struct{ r *Runner }
 // NewTools returns the tools of r.
 func NewTools(r *Runner) *Tools { return &Tools{r: r} }
 
+// A tool is one of the tools as Tools hands them to a model: its name, its
+// options in the table (whose schema it takes), what a model reads of it,
+// and how its arguments become a call.
+type tool struct {
+	name        string
+	options     options.Tool
+	description string // a %s in it: the runner's file size cap
+	schema      string
+	validator   *jsonschema.Resolved
+	prepare     func(r *Runner, t *tool, args json.RawMessage) (*Prepared, string, error)
+}
+
+// tools are the tools, in the order Specs lists them.
+var tools = []*tool{
+	newTool("glob", options.Glob, globDescription, (*Runner).PrepareGlob),
+	newTool("grep", options.Grep, grepDescription, (*Runner).PrepareGrep),
+	newTool("read", options.Read, readDescription, (*Runner).PrepareRead),
+	newTool("list", options.List, listDescription, (*Runner).PrepareList),
+}
+
+// newTool makes the row of a tool whose call takes arguments of type A.
+func newTool[A any](name string, o options.Tool, description string, prepare func(*Runner, A) (*Prepared, error)) *tool {
+	schema := string(options.Schema(o))
+	return &tool{name: name, options: o, description: description, schema: schema, validator: mustResolve(schema),
+		prepare: func(r *Runner, t *tool, args json.RawMessage) (*Prepared, string, error) {
+			a, desc, err := decodeArgs[A](t.name, t.options, args, t.validator)
+			if err != nil {
+				return nil, "", err
+			}
+			p, err := prepare(r, a)
+			return p, desc, err
+		}}
+}
+
 // Specs returns the tool specs: glob, grep, read, list. The grep and read
 // descriptions state the runner's file size cap.
 func (t *Tools) Specs() []ToolSpec {
@@ -47,12 +81,15 @@ func (t *Tools) Specs() []ToolSpec {
 	if t.r != nil {
 		size = t.r.cfg.maxFileSize
 	}
-	return []ToolSpec{
-		{Name: "glob", Description: globDescription, InputSchema: json.RawMessage(globSchema)},
-		{Name: "grep", Description: fmt.Sprintf(grepDescription, printer.Size(size)), InputSchema: json.RawMessage(grepSchema)},
-		{Name: "read", Description: fmt.Sprintf(readDescription, printer.Size(size)), InputSchema: json.RawMessage(readSchema)},
-		{Name: "list", Description: listDescription, InputSchema: json.RawMessage(listSchema)},
+	specs := make([]ToolSpec, len(tools))
+	for i, tl := range tools {
+		desc := tl.description
+		if strings.Contains(desc, "%s") {
+			desc = fmt.Sprintf(desc, printer.Size(size))
+		}
+		specs[i] = ToolSpec{Name: tl.name, Description: desc, InputSchema: json.RawMessage(tl.schema)}
 	}
+	return specs
 }
 
 // StrictSpecs returns the specs with schemas for strict function calling
@@ -147,33 +184,11 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 // CodeInvalidArgument, saying what was wrong (an unknown name: which names
 // the tool takes). The error is an *Error.
 func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
-	var p *Prepared
-	var desc string
-	var err error
-	switch name {
-	case "glob":
-		var a GlobArgs
-		if a, desc, err = decodeArgs[GlobArgs](name, options.Glob, args, globValidator); err == nil {
-			p, err = t.r.PrepareGlob(a)
-		}
-	case "grep":
-		var a GrepArgs
-		if a, desc, err = decodeArgs[GrepArgs](name, options.Grep, args, grepValidator); err == nil {
-			p, err = t.r.PrepareGrep(a)
-		}
-	case "read":
-		var a ReadArgs
-		if a, desc, err = decodeArgs[ReadArgs](name, options.Read, args, readValidator); err == nil {
-			p, err = t.r.PrepareRead(a)
-		}
-	case "list":
-		var a ListArgs
-		if a, desc, err = decodeArgs[ListArgs](name, options.List, args, listValidator); err == nil {
-			p, err = t.r.PrepareList(a)
-		}
-	default:
+	i := slices.IndexFunc(tools, func(tl *tool) bool { return tl.name == name })
+	if i < 0 {
 		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob, grep, read or list", name))
 	}
+	p, desc, err := tools[i].prepare(t.r, tools[i], args)
 	if err != nil {
 		return nil, err
 	}
@@ -379,13 +394,6 @@ func failedResult(tool string, err *Error) *Result {
 	return &Result{Tool: tool, Done: Done{Status: StatusFailed, Error: err}}
 }
 
-var (
-	globValidator = mustResolve(globSchema)
-	grepValidator = mustResolve(grepSchema)
-	readValidator = mustResolve(readSchema)
-	listValidator = mustResolve(listSchema)
-)
-
 // mustResolve compiles a schema of this file; a schema that does not
 // compile is a bug caught by every test.
 func mustResolve(schema string) *jsonschema.Resolved {
@@ -417,14 +425,6 @@ const grepDescription = `Search file contents with a regular expression (RE2 syn
 	`Files that .gitignore, .ignore or .rgignore rules ignore are left out and counted (no_ignore: true includes them); hidden files are searched (hidden: false leaves them out). ` +
 	`Binary files and files over %s are skipped and counted; long lines are cut around the match. ` +
 	`"No matches" is stated explicitly; an invalid pattern is an error, never an empty result.`
-
-// The tools' schemas, from the one table of options.
-var (
-	globSchema = string(options.Schema(options.Glob))
-	grepSchema = string(options.Schema(options.Grep))
-	readSchema = string(options.Schema(options.Read))
-	listSchema = string(options.Schema(options.List))
-)
 
 const readDescription = `Read lines of one file, numbered as cat -n numbers them (the number, a tab, the line). Use this tool, not cat, head, tail or sed in a shell; find the file first with glob or grep. ` +
 	`offset is the first line (1-based, default 1), limit how many lines (default and at most 2000), max_bytes a cap of the answer's size (default 100000). ` +

@@ -78,32 +78,14 @@ const (
 	ModeFilesWithout = protocol.ModeFilesWithout
 )
 
-// Item is one result. Glob and ModeFiles set Path; ModeContent sets Path,
-// LineNumber and Text (a line over 300 bytes is cut to a window around the
-// match, with "…" where it was cut) and Submatches, or, for a context line
-// (not a result), Context; the count modes set Path and Count.
-type Item struct {
-	// Path is relative to the default root, or starts with another root's
-	// name. It works when given back as a Path or in a pattern.
-	Path       Data  `json:"path"`
-	LineNumber int   `json:"line_number,omitempty"`
-	Text       *Data `json:"text,omitempty"`
-	// Submatches are where the matches are in Text, in bytes.
-	Submatches []Span `json:"submatches,omitempty"`
-	// Break: context lines were asked for, and this line does not follow
-	// the one before it (another file, or lines between); Result.Text and
-	// the command write "--" before it, as ripgrep does.
-	Break bool `json:"break,omitempty"`
-	// Context marks a line around a match (GrepArgs.Context).
-	Context bool `json:"context,omitempty"`
-	Count   int  `json:"count,omitempty"`
-	// Kind is a listed entry's kind: KindFile, KindDir (its Path ends in
-	// "/") or KindSymlink (listed, never followed).
-	Kind string `json:"kind,omitempty"`
-	// Size is a listed file's size in bytes (0, left out of JSON, for an empty
-	// file).
-	Size int64 `json:"size,omitempty"`
-}
+// Item is one result, the protocol's: glob and ModeFiles set Path;
+// ModeContent sets Path, LineNumber and Text (a line over 300 bytes is cut
+// to a window around the match, with "…" where it was cut) and
+// Submatches, or, for a context line (not a result), Context; the count
+// modes set Path and Count. Path is relative to the default root, or
+// starts with another root's name: it works when given back as a Path or
+// in a pattern.
+type Item = protocol.Item
 
 // Kinds of listed entries (Item.Kind).
 const (
@@ -119,21 +101,13 @@ type Span = protocol.Span
 // it with Result.Text, which escapes what must not reach a terminal or a
 // model raw. In JSON it is {"text": "..."} when it is UTF-8 and {"bytes":
 // "<base64>"} when it is not.
-type Data string
+type Data = protocol.Data
 
-// MarshalJSON implements json.Marshaler.
-func (d Data) MarshalJSON() ([]byte, error) { return protocol.Data(d).MarshalJSON() }
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (d *Data) UnmarshalJSON(b []byte) error { return (*protocol.Data)(d).UnmarshalJSON(b) }
-
-// Problem is a path that could not be searched; the search went on. At most
-// 20 are sent per call; all are counted in Skipped.Unreadable.
-type Problem struct {
-	Path    Data   `json:"path"`
-	Code    string `json:"code"`    // "unreadable", or "binary" (a NUL past the first 8 KiB)
-	Message string `json:"message"` // the cause, without any host path
-}
+// Problem is a path that could not be searched, the protocol's: the
+// search went on. At most 20 are sent per call; all are counted in
+// Skipped.Unreadable. Code is "unreadable", or "binary" (a NUL past the
+// first 8 KiB); Message is the cause, without any host path.
+type Problem = protocol.Problem
 
 // Done says how a call ended.
 type Done struct {
@@ -167,26 +141,12 @@ const (
 	StatusFailed   = protocol.StatusFailed   // nothing ran: Error says why
 )
 
-// Skipped counts what a call passed over, by reason.
-type Skipped struct {
-	Binary     int64 `json:"binary"`     // a NUL byte in the first 8 KiB
-	TooLarge   int64 `json:"too_large"`  // over the size cap (WithMaxFileSize)
-	Unreadable int64 `json:"unreadable"` // open, read or listing failed (see Problems)
-	Symlink    int64 `json:"symlink"`    // symbolic links are never followed
-	Special    int64 `json:"special"`    // FIFOs, sockets and devices are never read
-	Ignored    int64 `json:"ignored"`    // left out by ignore files (NoIgnore takes them in); a directory counts once
-	Hidden     int64 `json:"hidden"`     // hidden, when Hidden is false or the root hides them
-	Denied     int64 `json:"denied"`     // matched the root's deny list
-}
+// Skipped counts what a call passed over, by reason (the protocol's).
+type Skipped = protocol.Skipped
 
 // Stats says how much work a call did; it is the same for a tree on every
-// host.
-type Stats struct {
-	Dirs      int64 `json:"dirs"`
-	Files     int64 `json:"files"`
-	FilesRead int64 `json:"files_read"`
-	BytesRead int64 `json:"bytes_read"`
-}
+// host (the protocol's).
+type Stats = protocol.Stats
 
 // Error is a call's typed failure.
 type Error struct {
@@ -222,20 +182,11 @@ const (
 	CodeNotAFile        = protocol.CodeNotAFile        // read: a directory, FIFO, socket or device
 )
 
-// fromItem, fromProblem, fromDone and fromError convert the module's wire
-// types, which have the same fields.
-func fromItem(it *protocol.Item) Item {
-	return Item{Path: Data(it.Path), LineNumber: it.LineNumber, Text: (*Data)(it.Text),
-		Submatches: it.Submatches, Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size}
-}
-
-func fromProblem(p *protocol.Problem) Problem {
-	return Problem{Path: Data(p.Path), Code: p.Code, Message: p.Message}
-}
-
+// fromDone and fromError convert the module's Done and Error, whose
+// Error the host's carries with its cause.
 func fromDone(d *protocol.Done) Done {
 	return Done{Status: d.Status, Error: fromError(d.Error), Results: d.Results, Truncated: d.Truncated,
-		Narrow: d.Narrow, NextOffset: d.NextOffset, Skipped: Skipped(d.Skipped), Stats: Stats(d.Stats), IgnoredBy: d.IgnoredBy, Lines: d.Lines}
+		Narrow: d.Narrow, NextOffset: d.NextOffset, Skipped: d.Skipped, Stats: d.Stats, IgnoredBy: d.IgnoredBy, Lines: d.Lines}
 }
 
 func fromError(e *protocol.Error) *Error {

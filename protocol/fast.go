@@ -15,13 +15,8 @@ import (
 // writes them (FuzzItemLine holds both directions to it); every other line
 // still goes through encoding/json.
 
-// AppendItemLine appends the JSON line of an item (with its '\n'), as
-// Encoder.Encode writes it.
-func AppendItemLine(dst []byte, id string, it *Item) []byte {
-	return appendItemLine(dst, id, -1, it, nil)
-}
-
-// An ItemWriter appends item lines as AppendItemLine does, and keeps the
+// An ItemWriter appends the JSON line of an item (with its '\n'), as
+// Encoder.Encode writes it, and keeps the
 // encoded path of the last: a file's lines share their path, which is
 // then encoded once (in a grep of the Go tree for "return", 165,000 lines
 // of about 7,000 files). The zero value is ready to use.
@@ -30,7 +25,7 @@ type ItemWriter struct {
 	encoded []byte
 }
 
-// Append appends the line of it, as AppendItemLine.
+// Append appends the line of it.
 func (w *ItemWriter) Append(dst []byte, id string, it *Item) []byte {
 	return appendItemLine(dst, id, -1, it, w)
 }
@@ -188,25 +183,10 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// ParseItemLine reads an item line exactly as AppendItemLine writes it. ok
-// is false for any other line (a problem, a final line, or one written some
-// other way), which the caller decodes with encoding/json.
-func ParseItemLine(line []byte) (id string, it Item, ok bool) {
-	id, seq, it, ok := ParseShardItemLine(line)
-	if seq >= 0 {
-		return "", Item{}, false
-	}
-	return id, it, ok
-}
-
-// ParseShardItemLine is ParseItemLine for a line that may carry a
-// position (seq, -1 when it does not).
-func ParseShardItemLine(line []byte) (id string, seq int64, it Item, ok bool) {
-	return parseItemLine(line, nil)
-}
-
-// An ItemReader parses item lines as ParseShardItemLine does, and keeps
-// the id and path of the last: a file's lines share them, which are then
+// An ItemReader parses an item line exactly as an ItemWriter writes it,
+// with its position (seq, -1 when it has none); ok is false for any other
+// line (a problem, a final line, or one written some other way), which the
+// caller decodes with encoding/json. It keeps the id and path of the last: a file's lines share them, which are then
 // compared, not decoded and copied again. The zero value is ready to use.
 type ItemReader struct {
 	rawID, rawPath []byte // the JSON of the last id and path, as read
@@ -214,7 +194,7 @@ type ItemReader struct {
 	pathData       Data
 }
 
-// Parse parses line as ParseShardItemLine.
+// Parse parses one line.
 func (r *ItemReader) Parse(line []byte) (id string, seq int64, it Item, ok bool) {
 	return parseItemLine(line, r)
 }

@@ -5,6 +5,8 @@
 // cancellation, and client roots that can only narrow the configured ones.
 // Every call goes through Tools.Prepare and Prepared.Run, so the read guard
 // and the audit see MCP calls as they see any other.
+//lint:file-ignore SA1019 a client's roots stay honoured through their deprecation window (SEP-2577); the roots resource is what replaces them
+
 package mcpserver
 
 import (

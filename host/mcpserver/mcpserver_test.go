@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests act as clients with roots, which stay honoured through their deprecation window (SEP-2577)
+
 package mcpserver_test
 
 import (

@@ -321,9 +321,7 @@ func (d *dfa) resolve(s *dstate, c rune, out *sparseSet) bool {
 	op := d.emptyOps(s.flags, c)
 	matched := false
 	stack := d.stack[:0]
-	for _, pc := range s.insts {
-		stack = append(stack, pc)
-	}
+	stack = append(stack, s.insts...)
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -119,11 +119,6 @@ func gitDowild(p, text []byte) int {
 				return wmNoMatch
 			}
 			continue
-		default:
-			if tch != pch {
-				return wmNoMatch
-			}
-			continue
 		case '?':
 			if tch == '/' {
 				return wmNoMatch
@@ -260,6 +255,11 @@ func gitDowild(p, text []byte) int {
 				}
 			}
 			if matched == negated || tch == '/' {
+				return wmNoMatch
+			}
+			continue
+		default:
+			if tch != pch {
 				return wmNoMatch
 			}
 			continue

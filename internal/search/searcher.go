@@ -293,7 +293,7 @@ func (s *searcher) multiline() error {
 		if err != nil {
 			return err
 		}
-		blockStart, blockEnd := len(s.buf), len(s.buf)
+		blockStart := len(s.buf)
 		if first[0] >= 0 {
 			back, err := meter.LastIndexByte(s.mt, s.buf[pos:first[0]], '\n')
 			if err != nil {
@@ -322,7 +322,7 @@ func (s *searcher) multiline() error {
 		}
 		// The block: this match, and the next ones that start in it.
 		var matches [][2]int
-		blockEnd = -1
+		blockEnd := -1
 		for {
 			mt, err := peek()
 			if err != nil {

@@ -179,8 +179,10 @@ func (c *call) setOffset(n int) *protocol.Error {
 	return nil
 }
 
-// fate is what becomes of a result: the call is the one owner of the
-// offset, max_results and truncation, for every output mode and order.
+// fate is what becomes of a result in one instance: the call decides the
+// offset, max_results and truncation, for every output mode and order. A
+// grep split across instances is decided again by the host, which replays
+// the call over the shards' lines (host/merge.go).
 type fate uint8
 
 const (

@@ -5,6 +5,8 @@ package walk
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/rootbound/rootbound/internal/nofollow"
@@ -96,3 +98,16 @@ const (
 )
 
 var readdirBuf []byte
+
+// sortEntries sorts a directory's entries by name, charging the meter as
+// it compares (a sort cannot stop half-way; the charges keep the host calls
+// coming, and the caller sees the meter's error at the next entry).
+func (w *Walker) sortEntries(out []Entry) {
+	compares := 0
+	slices.SortFunc(out, func(a, b Entry) int {
+		if compares++; compares&1023 == 0 {
+			_ = w.Meter.Spend(1024 * 32)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+}

@@ -16,8 +16,6 @@ package walk
 import (
 	"errors"
 	"io/fs"
-	"slices"
-	"strings"
 
 	"github.com/rootbound/rootbound/internal/meter"
 	"github.com/rootbound/rootbound/internal/nofollow"
@@ -91,19 +89,6 @@ const (
 	TypeSymlink = nofollow.Symlink
 	TypeSpecial = nofollow.Special // FIFO, socket, device, or a type the runtime does not know
 )
-
-// sortEntries sorts a directory's entries by name, charging the meter as
-// it compares (a sort cannot stop half-way; the charges keep the host calls
-// coming, and the caller sees the meter's error at the next entry).
-func (w *Walker) sortEntries(out []Entry) {
-	compares := 0
-	slices.SortFunc(out, func(a, b Entry) int {
-		if compares++; compares&1023 == 0 {
-			_ = w.Meter.Spend(1024 * 32)
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-}
 
 // Walk walks the directory root, a path below the Tree's top ("" for the
 // top). It returns nil when the walk ended, by itself or by SkipAll, and the

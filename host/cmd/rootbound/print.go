@@ -67,12 +67,7 @@ func (o *output) item(it host.Item) error {
 	if o.rewrite != nil && !it.Context && it.Text != nil {
 		it = o.rewrite(it)
 	}
-	spans := make([][2]int, len(it.Submatches))
-	for i, sp := range it.Submatches {
-		spans[i] = [2]int{sp.Start, sp.End}
-	}
-	o.lines.Write(printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text), Spans: spans,
-		Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size})
+	o.lines.Write(it)
 	if now := time.Now(); o.found == 1 || now.Sub(o.last) >= flushEvery {
 		o.last = now
 		return o.w.Flush()
@@ -89,16 +84,12 @@ func (o *output) problems(stderr io.Writer, res *host.Result) {
 	if o.quit {
 		return
 	}
-	problems := make([]printer.Problem, len(res.Problems))
-	for i, pr := range res.Problems {
-		problems[i] = printer.Problem{Path: string(pr.Path), Message: pr.Message}
-	}
 	d := res.Done
 	e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated, IgnoredBy: d.IgnoredBy, Lines: d.Lines}
 	if d.Error != nil {
 		e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
 	}
-	printer.Notices(stderr, o.lines.Prefix, problems, e)
+	printer.Notices(stderr, o.lines.Prefix, res.Problems, e)
 }
 
 // runTotals adds up the calls of one command (one per PATH).

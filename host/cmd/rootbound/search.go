@@ -669,11 +669,9 @@ func searchJSON(ctx context.Context, r *host.Runner, tool string, glob host.Glob
 	req := protocol.Request{V: protocol.Version, ID: "1",
 		Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds(), MaxFileSize: maxSize}}
 	if tool == "glob" {
-		g := protocol.GlobArgs(glob)
-		req.Glob = &g
+		req.Glob = &glob
 	} else {
-		g := protocol.GrepArgs(grep)
-		req.Grep = &g
+		req.Grep = &grep
 	}
 	return serveJSON(ctx, r, req, stdout, stderr)
 }

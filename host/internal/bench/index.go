@@ -78,7 +78,7 @@ func indexTable(ctx context.Context, keep *regexp.Regexp, trees map[string]strin
 			if c.glob != nil {
 				return func() error { _, err := r.Glob(ctx, host.GlobArgs(*c.glob)); return err }
 			}
-			return func() error { _, err := r.Grep(ctx, host.GrepArgs(*c.grep)); return err }
+			return func() error { _, err := r.Grep(ctx, *c.grep); return err }
 		}
 		t := interleaved(func() error { return refRun(c.ref, tree) }, lib(without[c.tree]), lib(r))
 		verdict := "met"

@@ -196,7 +196,7 @@ func run() error {
 			if c.glob != nil {
 				_, err = runners[c.tree].Glob(ctx, host.GlobArgs(*c.glob))
 			} else {
-				_, err = runners[c.tree].Grep(ctx, host.GrepArgs(*c.grep))
+				_, err = runners[c.tree].Grep(ctx, *c.grep)
 			}
 			return err
 		})

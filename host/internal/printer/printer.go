@@ -16,20 +16,8 @@ import (
 	"strings"
 
 	"github.com/rootbound/rootbound/host/internal/escape"
+	"github.com/rootbound/rootbound/protocol"
 )
-
-// Item is a result or a context line.
-type Item struct {
-	Path    string
-	Line    int
-	Text    *string
-	Spans   [][2]int // where the matches are in Text (colour, --column, --vimgrep)
-	Break   bool     // the module marked a break before it: "--" first
-	Context bool
-	Count   int
-	Kind    string // a listed entry's: "file", "directory", "symlink"
-	Size    int64  // a listed file's
-}
 
 // Separator goes between groups of context lines.
 const Separator = "--"
@@ -38,7 +26,7 @@ const Separator = "--"
 // --no-heading prints them): the path, path:N:text, path-N-text for a
 // context line, or path:count, after "--" when the module marked a break.
 // prefix goes before the path.
-func WriteItem(w io.Writer, prefix string, it Item) {
+func WriteItem(w io.Writer, prefix string, it protocol.Item) {
 	(&Lines{W: w, Prefix: prefix, Style: Style{Filename: true, LineNumbers: true}}).Write(it)
 }
 
@@ -98,16 +86,16 @@ func (p *Lines) paint(color, s string) string {
 }
 
 // Write writes one item.
-func (p *Lines) Write(it Item) {
-	if p.Numbered && it.Line > 0 {
+func (p *Lines) Write(it protocol.Item) {
+	if p.Numbered && it.LineNumber > 0 {
 		text := "[Omitted long line]"
 		if it.Text != nil {
-			text = escape.Line(*it.Text)
+			text = escape.Line(string(*it.Text))
 		}
-		fmt.Fprintf(p.W, "%6d\t%s\n", it.Line, text)
+		fmt.Fprintf(p.W, "%6d\t%s\n", it.LineNumber, text)
 		return
 	}
-	path := p.paint(colorPath, p.name(p.Prefix+it.Path))
+	path := p.paint(colorPath, p.name(p.Prefix+string(it.Path)))
 	switch it.Kind {
 	case "file":
 		fmt.Fprintf(p.W, "%s (%s)\n", path, Count(it.Size, "1 byte", "bytes"))
@@ -116,7 +104,7 @@ func (p *Lines) Write(it Item) {
 		fmt.Fprintf(p.W, "%s (symbolic link, not followed)\n", path)
 		return
 	}
-	if it.Line == 0 {
+	if it.LineNumber == 0 {
 		switch {
 		case p.Null && it.Count > 0:
 			fmt.Fprintf(p.W, "%s\x00%d\n", path, it.Count)
@@ -132,7 +120,7 @@ func (p *Lines) Write(it Item) {
 		return
 	}
 	heading := p.Heading && !p.Vimgrep && p.Filename
-	newFile := it.Path != p.last || !p.wrote
+	newFile := string(it.Path) != p.last || !p.wrote
 	switch {
 	case heading && newFile:
 		if p.wrote {
@@ -146,7 +134,7 @@ func (p *Lines) Write(it Item) {
 	case it.Break:
 		fmt.Fprintln(p.W, Separator)
 	}
-	p.last, p.wrote = it.Path, true
+	p.last, p.wrote = string(it.Path), true
 	sep := ":"
 	text := "[Omitted long matching line]" // over max_columns, as rg -M prints it
 	if it.Context {
@@ -162,30 +150,34 @@ func (p *Lines) Write(it Item) {
 		}
 	}
 	if p.LineNumbers || p.Column || p.Vimgrep {
-		lead.WriteString(p.paint(colorLine, strconv.Itoa(it.Line)))
+		lead.WriteString(p.paint(colorLine, strconv.Itoa(it.LineNumber)))
 		lead.WriteString(sep)
 	}
 	if it.Text == nil {
 		fmt.Fprintf(p.W, "%s%s\n", lead.String(), text)
 		return
 	}
-	columns := (p.Column || p.Vimgrep) && !it.Context && len(it.Spans) > 0
-	text, cut := *it.Text, 0
+	columns := (p.Column || p.Vimgrep) && !it.Context && len(it.Submatches) > 0
+	text, cut := string(*it.Text), 0
 	if p.Trim {
 		text = strings.TrimLeft(text, " \t\n\v\f\r")
 		cut = len(*it.Text) - len(text)
 	}
+	all := make([][2]int, len(it.Submatches))
+	for i, sp := range it.Submatches {
+		all[i] = [2]int{sp.Start, sp.End}
+	}
 	if p.Vimgrep && columns {
-		for _, sp := range it.Spans {
+		for _, sp := range all {
 			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp[0]+1)), p.text(text, shift([][2]int{sp}, cut)))
 		}
 		return
 	}
 	if columns {
-		lead.WriteString(p.paint(colorCol, strconv.Itoa(it.Spans[0][0]+1)))
+		lead.WriteString(p.paint(colorCol, strconv.Itoa(all[0][0]+1)))
 		lead.WriteString(sep)
 	}
-	spans := shift(it.Spans, cut)
+	spans := shift(all, cut)
 	if it.Context {
 		spans = nil
 	}
@@ -251,9 +243,7 @@ func Size(n int64) string {
 }
 
 // Skipped counts what a call passed over, by reason.
-type Skipped struct {
-	Binary, TooLarge, Unreadable, Symlink, Special, Ignored, Hidden, Denied int64
-}
+type Skipped = protocol.Skipped
 
 // Vocab is what a printer tells its reader to change.
 type Vocab struct {
@@ -333,9 +323,6 @@ func Plural(n int64, one, many string) string {
 	return many
 }
 
-// Problem is a path that could not be read.
-type Problem struct{ Path, Message string }
-
 // End is how a call ended, as the printer tells it.
 type End struct {
 	Results, NextOffset int
@@ -350,9 +337,9 @@ type End struct {
 // its results, whatever it found: the problems, a search path that is
 // itself ignored, truncation and how to page, and the error. prefix is the
 // PATH as typed.
-func Notices(w io.Writer, prefix string, problems []Problem, e End) {
+func Notices(w io.Writer, prefix string, problems []protocol.Problem, e End) {
 	for _, p := range problems {
-		fmt.Fprintf(w, "rootbound: %s: %s\n", escape.Path(prefix+p.Path), p.Message)
+		fmt.Fprintf(w, "rootbound: %s: %s\n", escape.Path(prefix+string(p.Path)), p.Message)
 	}
 	if e.IgnoredBy != "" {
 		fmt.Fprintf(w, "rootbound: %s is ignored (%s), searched because it was named\n", escape.Path(strings.TrimSuffix(prefix, "/")), escape.Line(e.IgnoredBy))

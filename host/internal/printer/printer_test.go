@@ -48,7 +48,7 @@ func goText(t *testing.T, file string) string {
 		t.Fatal(err)
 	}
 	var out, stdout, stderr bytes.Buffer
-	var problems []printer.Problem
+	var problems []protocol.Problem
 	id := "\x00"
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	sc.Buffer(nil, 16<<20)
@@ -65,21 +65,19 @@ func goText(t *testing.T, file string) string {
 		}
 		switch {
 		case l.Item != nil:
-			it := l.Item
-			printer.WriteItem(&stdout, "", printer.Item{Path: string(it.Path), Line: it.LineNumber, Text: (*string)(it.Text),
-				Break: it.Break, Context: it.Context, Count: it.Count, Kind: it.Kind, Size: it.Size})
+			printer.WriteItem(&stdout, "", *l.Item)
 		case l.Problem != nil:
-			problems = append(problems, printer.Problem{Path: string(l.Problem.Path), Message: l.Problem.Message})
+			problems = append(problems, *l.Problem)
 		case l.Done != nil:
 			d := l.Done
 			e := printer.End{Results: d.Results, NextOffset: d.NextOffset, Truncated: d.Truncated,
-				Skipped: printer.Skipped(d.Skipped), IgnoredBy: d.IgnoredBy, Lines: d.Lines}
+				Skipped: d.Skipped, IgnoredBy: d.IgnoredBy, Lines: d.Lines}
 			if d.Error != nil {
 				e.ErrCode, e.ErrMessage = d.Error.Code, d.Error.Message
 			}
 			printer.Notices(&stderr, "", problems, e)
 			if d.Results == 0 {
-				printer.LeftOutLines(&stderr, "rootbound: ", printer.Skipped(d.Skipped), 8<<20)
+				printer.LeftOutLines(&stderr, "rootbound: ", d.Skipped, 8<<20)
 			}
 			out.WriteString("=== " + l.ID + "\n")
 			out.Write(stdout.Bytes())

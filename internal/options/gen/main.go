@@ -1,5 +1,5 @@
-// Command gen writes what comes from the table of options: the GlobArgs and
-// GrepArgs of packages protocol and host, the Node host's flag table and argument types and
+// Command gen writes what comes from the table of options: the arguments of
+// package protocol (package host's are aliases of them), the Node host's flag table and argument types and
 // the option lists of README.md and PROTOCOL.md (go generate
 // ./internal/options).
 package main
@@ -31,9 +31,7 @@ func main() {
 	if err := os.WriteFile("../../examples/node/args.d.ts", options.TSArgs(), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	for pkg, path := range map[string]string{"protocol": "../../protocol/args.go", "host": "../../host/args.go"} {
-		if err := os.WriteFile(path, options.GoArgs(pkg), 0o644); err != nil {
-			log.Fatal(err)
-		}
+	if err := os.WriteFile("../../protocol/args.go", options.GoArgs("protocol"), 0o644); err != nil {
+		log.Fatal(err)
 	}
 }
