@@ -3,7 +3,7 @@ SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 GO       ?= go
 # staticcheck, at a fixed version, fetched and built by the go command
-STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 WASM     := host/rootbound.wasm
 # The one command that builds the committed module (host/module.go names it).
 WASM_CMD := GOOS=wasip1 GOARCH=wasm $(GO) build -trimpath -buildvcs=false -ldflags=-buildid=
@@ -125,8 +125,10 @@ check: wasm-check cross
 	GOOS=wasip1 GOARCH=wasm $(GO) build ./guest/... ./protocol/... $(GUEST_PKGS)
 	$(GO) vet $(ALL)
 	GOOS=wasip1 GOARCH=wasm $(GO) vet ./guest/... ./protocol/... $(GUEST_PKGS)
-	$(STATICCHECK) $(ALL)
-	GOOS=wasip1 GOARCH=wasm $(STATICCHECK) ./guest/... ./protocol/... $(GUEST_PKGS)
+	@bin=$$(mktemp -d) && trap 'rm -rf "$$bin"' EXIT && GOBIN=$$bin $(GO) install $(STATICCHECK) && \
+	  echo "staticcheck $(ALL)" && $$bin/staticcheck $(ALL) && \
+	  echo "GOOS=wasip1 GOARCH=wasm staticcheck ./guest/... ./protocol/... $(GUEST_PKGS)" && \
+	  GOOS=wasip1 GOARCH=wasm $$bin/staticcheck ./guest/... ./protocol/... $(GUEST_PKGS)
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	@for m in . $(MODULES); do (cd $$m && GOWORK=off $(GO) mod tidy) || exit 1; done
 	git diff --exit-code -- go.mod go.sum $(addsuffix /go.mod,$(MODULES)) $(addsuffix /go.sum,$(MODULES))

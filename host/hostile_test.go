@@ -51,9 +51,9 @@ type row struct {
 }
 
 var (
-	rowsMu     sync.Mutex
-	rows       []row
-	badInputs  atomic.Int64
+	rowsMu    sync.Mutex
+	rows      []row
+	badInputs atomic.Int64
 )
 
 func record(name, rt, outcome string, ok bool) {
