@@ -63,16 +63,8 @@ func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(ra
 	if l != nil {
 		m.maxOutput, m.maxBytes = l.MaxOutputBytes, l.MaxBytes
 	}
-	if g.OutputMode == protocol.ModeContent {
-		m.groups = g.Context > 0 || g.BeforeContext > 0 || g.AfterContext > 0
-		m.before, m.after = g.Context, g.Context
-		if g.BeforeContext > 0 {
-			m.before = g.BeforeContext
-		}
-		if g.AfterContext > 0 {
-			m.after = g.AfterContext
-		}
-	}
+	m.before, m.after = g.ContextLines()
+	m.groups = m.before > 0 || m.after > 0
 	m.enc = protocol.NewEncoder(&m.lineBuf)
 	return m
 }

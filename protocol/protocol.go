@@ -169,6 +169,23 @@ func (a *GrepArgs) CheckLists() *Error {
 	return checkLists("glob", a.Glob, "iglob", a.Iglob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
 }
 
+// ContextLines returns how many lines of context a grep takes before and
+// after each result, as rg reads -A, -B and -C: each of -A and -B wins
+// over -C. Only content mode takes any.
+func (a *GrepArgs) ContextLines() (before, after int) {
+	if a.OutputMode != ModeContent {
+		return 0, 0
+	}
+	before, after = a.Context, a.Context
+	if a.BeforeContext > 0 {
+		before = a.BeforeContext
+	}
+	if a.AfterContext > 0 {
+		after = a.AfterContext
+	}
+	return before, after
+}
+
 // CheckLists checks the lengths of the lists of a list call (none).
 func (a *ListArgs) CheckLists() *Error { return nil }
 

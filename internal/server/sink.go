@@ -46,18 +46,8 @@ func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *pr
 		return bad("invert and only_matching together: the lines an inverted search takes hold no match")
 	}
 	o := search.Options{Invert: a.Invert, MaxCount: a.MaxCount}
-	if mode == protocol.ModeContent {
-		// As rg: -A and -B each win over -C.
-		o.Before, o.After = a.Context, a.Context
-		if a.BeforeContext > 0 {
-			o.Before = a.BeforeContext
-		}
-		if a.AfterContext > 0 {
-			o.After = a.AfterContext
-		}
-		o.Spans = true
-	}
-	o.Spans = o.Spans || mode == protocol.ModeCountMatches
+	o.Before, o.After = a.ContextLines()
+	o.Spans = mode == protocol.ModeContent || mode == protocol.ModeCountMatches
 	o.NoNumbers = mode != protocol.ModeContent
 	return mode, o, nil
 }
