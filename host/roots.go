@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/rootbound/rootbound/internal/match"
@@ -75,9 +74,9 @@ func RootsText(roots []RootInfo) string {
 			}
 			notes = append(notes, "ignore rules from "+strings.Join(q, ", ")+" (no_ignore turns them off)")
 		}
-		fmt.Fprintf(&b, "%s", match.Quote(ri.Name))
+		b.WriteString(match.Quote(ri.Name))
 		if len(notes) > 0 {
-			fmt.Fprintf(&b, ": %s", strings.Join(notes, "; "))
+			b.WriteString(": " + strings.Join(notes, "; "))
 		}
 		b.WriteString("\n")
 	}

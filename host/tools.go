@@ -40,16 +40,14 @@ type Tools struct{ r *Runner }
 // NewTools returns the tools of r.
 func NewTools(r *Runner) *Tools { return &Tools{r: r} }
 
-// A tool is one of the tools as Tools hands them to a model: its name, its
-// options in the table (whose schema it takes), what a model reads of it,
-// and how its arguments become a call.
+// A tool is one of the tools as Tools hands them to a model: its name,
+// what a model reads of it (its schema from the table of options), and how
+// its arguments become a call.
 type tool struct {
 	name        string
-	options     options.Tool
 	description string // a %s in it: the runner's file size cap
 	schema      string
-	validator   *jsonschema.Resolved
-	prepare     func(r *Runner, t *tool, args json.RawMessage) (*Prepared, string, error)
+	prepare     func(r *Runner, args json.RawMessage) (*Prepared, string, error)
 }
 
 // tools are the tools, in the order Specs lists them.
@@ -63,9 +61,10 @@ var tools = []*tool{
 // newTool makes the row of a tool whose call takes arguments of type A.
 func newTool[A any](name string, o options.Tool, description string, prepare func(*Runner, A) (*Prepared, error)) *tool {
 	schema := string(options.Schema(o))
-	return &tool{name: name, options: o, description: description, schema: schema, validator: mustResolve(schema),
-		prepare: func(r *Runner, t *tool, args json.RawMessage) (*Prepared, string, error) {
-			a, desc, err := decodeArgs[A](t.name, t.options, args, t.validator)
+	validator := mustResolve(schema)
+	return &tool{name: name, description: description, schema: schema,
+		prepare: func(r *Runner, args json.RawMessage) (*Prepared, string, error) {
+			a, desc, err := decodeArgs[A](name, o, args, validator)
 			if err != nil {
 				return nil, "", err
 			}
@@ -188,7 +187,7 @@ func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
 	if i < 0 {
 		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob, grep, read or list", name))
 	}
-	p, desc, err := tools[i].prepare(t.r, tools[i], args)
+	p, desc, err := tools[i].prepare(t.r, args)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode"
@@ -21,11 +20,7 @@ func (c *commandFlags) readPatternFiles(cwd string, stderr io.Writer) (code int,
 		return 0, true
 	}
 	for _, name := range c.patternFiles {
-		p := name
-		if cwd != "" && !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
-		b, err := os.ReadFile(p)
+		b, err := os.ReadFile(inDir(cwd, name))
 		if err != nil {
 			if pe, ok := err.(*os.PathError); ok {
 				pe.Path = name
@@ -33,11 +28,10 @@ func (c *commandFlags) readPatternFiles(cwd string, stderr io.Writer) (code int,
 			fmt.Fprintln(stderr, "rootbound grep:", err)
 			return 2, false
 		}
-		text := strings.TrimSuffix(string(b), "\n")
-		if text == "" && len(b) == 0 {
-			continue
+		if len(b) == 0 {
+			continue // no pattern; a file of one empty line holds one
 		}
-		for _, line := range strings.Split(text, "\n") {
+		for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
 			c.regexps = append(c.regexps, strings.TrimSuffix(line, "\r"))
 		}
 	}

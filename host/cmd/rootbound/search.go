@@ -51,8 +51,8 @@ type commandFlags struct {
 	lineNumbers, filename, heads tri      // -n/-N, -H/-I, --heading/--no-heading
 	column, vimgrep, pretty      bool
 	patternFiles                 []string // -f
-	replace                      string   // -r, when given (replacing)
-	replacing, trim              bool
+	replace                      string   // -r, when given (fs.Changed)
+	trim                         bool
 	sortr                        string
 
 	// glob
@@ -210,7 +210,6 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rootbound %s: --color %q, want never, auto or always\n", tool, c.color)
 		return 2
 	}
-	c.replacing = fs.Changed("replace")
 	if c.sortr != "" && c.sortr != "modified" && c.sortr != "mtime" {
 		fmt.Fprintf(stderr, "rootbound grep: --sortr %q, want modified (newest first)\n", c.sortr)
 		return 2
@@ -270,7 +269,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			Sort: grep.Sort, MaxDepth: grep.MaxDepth, NoIgnore: grep.NoIgnore, Hidden: grep.Hidden, MaxResults: grep.MaxResults, Offset: grep.Offset}
 	}
 	var rw func(host.Item) host.Item
-	if c.replacing && tool == "grep" && !c.files {
+	if fs.Changed("replace") && tool == "grep" && !c.files {
 		if rw, err = replacer(grep, c.replace); err != nil {
 			fmt.Fprintln(stderr, "rootbound grep:", err)
 			return 2
@@ -447,12 +446,7 @@ func (c *commandFlags) positional(tool, cwd string, args []string, stdin bool, s
 // relative one relative to cwd ("": this process's). Roots are absolute
 // with a cwd given; messages name PATH as given either way.
 func resolveTarget(cwd, arg string) (target, error) {
-	at := func(p string) string {
-		if cwd == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(cwd, p)
-	}
+	at := func(p string) string { return inDir(cwd, p) }
 	if arg == "" {
 		if cwd != "" {
 			return target{root: cwd, absolute: strings.TrimSuffix(cwd, "/") + "/"}, nil
@@ -480,6 +474,15 @@ func resolveTarget(cwd, arg string) (target, error) {
 	}
 	base := filepath.Base(arg)
 	return target{root: filepath.Dir(at(arg)), file: base, prefix: strings.TrimSuffix(arg, base), absolute: strings.TrimSuffix(abs, base)}, nil
+}
+
+// inDir is the path p names from the directory cwd ("": this process's,
+// p as it is).
+func inDir(cwd, p string) string {
+	if cwd == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(cwd, p)
 }
 
 // globArgs applies the command's own flags to a glob call, and readies

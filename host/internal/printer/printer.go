@@ -163,21 +163,17 @@ func (p *Lines) Write(it protocol.Item) {
 		text = strings.TrimLeft(text, " \t\n\v\f\r")
 		cut = len(*it.Text) - len(text)
 	}
-	all := make([][2]int, len(it.Submatches))
-	for i, sp := range it.Submatches {
-		all[i] = [2]int{sp.Start, sp.End}
-	}
 	if p.Vimgrep && columns {
-		for _, sp := range all {
-			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp[0]+1)), p.text(text, shift([][2]int{sp}, cut)))
+		for _, sp := range it.Submatches {
+			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp.Start+1)), p.text(text, shift([]protocol.Span{sp}, cut)))
 		}
 		return
 	}
 	if columns {
-		lead.WriteString(p.paint(colorCol, strconv.Itoa(all[0][0]+1)))
+		lead.WriteString(p.paint(colorCol, strconv.Itoa(it.Submatches[0].Start+1)))
 		lead.WriteString(sep)
 	}
-	spans := shift(all, cut)
+	spans := shift(it.Submatches, cut)
 	if it.Context {
 		spans = nil
 	}
@@ -186,14 +182,14 @@ func (p *Lines) Write(it protocol.Item) {
 
 // shift moves spans cut bytes left, for a text that lost its first cut
 // bytes; a span in them shrinks or goes.
-func shift(spans [][2]int, cut int) [][2]int {
+func shift(spans []protocol.Span, cut int) []protocol.Span {
 	if cut == 0 {
 		return spans
 	}
-	out := make([][2]int, 0, len(spans))
+	out := make([]protocol.Span, 0, len(spans))
 	for _, sp := range spans {
-		if sp[1] > cut {
-			out = append(out, [2]int{max(sp[0]-cut, 0), sp[1] - cut})
+		if sp.End > cut {
+			out = append(out, protocol.Span{Start: max(sp.Start-cut, 0), End: sp.End - cut})
 		}
 	}
 	return out
@@ -211,19 +207,19 @@ func (p *Lines) name(s string) string {
 }
 
 // text is a line's text, escaped, its matches coloured when colour is on.
-func (p *Lines) text(s string, spans [][2]int) string {
+func (p *Lines) text(s string, spans []protocol.Span) string {
 	if !p.Color || len(spans) == 0 {
 		return escape.Line(s)
 	}
 	var b strings.Builder
 	at := 0
 	for _, sp := range spans {
-		if sp[0] < at || sp[1] > len(s) || sp[0] == sp[1] {
+		if sp.Start < at || sp.End > len(s) || sp.Start == sp.End {
 			continue
 		}
-		b.WriteString(escape.Line(s[at:sp[0]]))
-		b.WriteString(colorHit + escape.Line(s[sp[0]:sp[1]]) + reset)
-		at = sp[1]
+		b.WriteString(escape.Line(s[at:sp.Start]))
+		b.WriteString(colorHit + escape.Line(s[sp.Start:sp.End]) + reset)
+		at = sp.End
 	}
 	b.WriteString(escape.Line(s[at:]))
 	return b.String()
