@@ -386,6 +386,40 @@ func moduleCPU(pid int, call func()) time.Duration {
 	return after - during[busiest]
 }
 
+// timingAttempts is how often a timed row runs before a late answer counts.
+// On a machine shared with other work (2 cores, a build beside the tests)
+// the scheduler alone makes one call in a few hundred late by tens of
+// milliseconds, a wait no control run before it predicts; a call that is
+// late by design is late every time.
+const timingAttempts = 3
+
+// verdict is a row's note and whether it holds.
+type verdict struct {
+	note string
+	ok   bool
+}
+
+func newVerdict(note string, ok bool) verdict { return verdict{note, ok} }
+
+// late says a row failed; a row that fails on its answer fails every
+// attempt, so only its time is given more chances.
+func (v verdict) late() bool { return !v.ok }
+
+// onTime runs call until late says its answer was on time, at most
+// timingAttempts times, and returns the last answer with a note of how many
+// attempts were late before it ("" if none was).
+func onTime[O any](call func() O, late func(O) bool) (O, string) {
+	o := call()
+	i := 1
+	for ; i < timingAttempts && late(o); i++ {
+		o = call()
+	}
+	if i == 1 {
+		return o, ""
+	}
+	return o, fmt.Sprintf(" (attempt %d of %d; the ones before were late)", i, timingAttempts)
+}
+
 // boundVerdict checks what every bounded call must show.
 func boundVerdict(o outcome, c hostileCall, slack time.Duration) (string, bool) {
 	deadline := c.deadline
@@ -524,7 +558,7 @@ func (s *session) close() error {
 
 // processBound runs each case on a process host, measuring the host's CPU
 // after each answer.
-func processBound(t *testing.T, argv []string, root string, cases []hostileCall, verdict func(hostileCall, string, bool)) {
+func processBound(t *testing.T, argv []string, root string, cases []hostileCall, report func(hostileCall, string, bool)) {
 	s := startSession(t, argv, root)
 	// Start the module and run each glob once: a short call's own thread
 	// is told from the runtime's compiler threads (V8 recompiles hot wasm
@@ -539,21 +573,26 @@ func processBound(t *testing.T, argv []string, root string, cases []hostileCall,
 	for i := 0; i < 50 && processBusy(s.cmd.Process.Pid); i++ {
 	}
 	for _, c := range cases {
-		var o outcome
-		after := moduleCPU(s.cmd.Process.Pid, func() { o = s.call(c.call, c.deadline, c.deadline+30*time.Second) })
-		note, ok := boundVerdict(o, c, 0)
-		note += fmt.Sprintf("; CPU after %v", after)
-		if after > maxCPUAfter {
-			note, ok = note+": CPU spent after the call returned", false
-		}
-		if o.code == "hung" {
-			verdict(c, "hung: no answer in 30 s past its deadline", false)
+		var hung bool
+		v, late := onTime(func() verdict {
+			var o outcome
+			after := moduleCPU(s.cmd.Process.Pid, func() { o = s.call(c.call, c.deadline, c.deadline+30*time.Second) })
+			hung = o.code == "hung"
+			note, ok := boundVerdict(o, c, 0)
+			note += fmt.Sprintf("; CPU after %v", after)
+			if after > maxCPUAfter {
+				note, ok = note+": CPU spent after the call returned", false
+			}
+			return verdict{note, ok}
+		}, func(v verdict) bool { return !v.ok && !hung })
+		if hung {
+			report(c, "hung: no answer in 30 s past its deadline", false)
 			return
 		}
-		verdict(c, note, ok)
+		report(c, v.note+late, v.ok)
 	}
 	if err := s.close(); err != nil {
-		verdict(hostileCall{name: "(closing the host)"}, err.Error(), false)
+		report(hostileCall{name: "(closing the host)"}, err.Error(), false)
 	}
 }
 
@@ -648,17 +687,17 @@ func TestHostileBounds(t *testing.T) {
 			if n > 1 {
 				rt = fmt.Sprintf("wazero library, split %d", n)
 			}
-			note, ok := libraryBound(t, root, c, n, scheduler[n])
-			if !ok {
-				t.Errorf("%s, %s: %s", c.name, rt, note)
+			v, late := onTime(func() verdict { return newVerdict(libraryBound(t, root, c, n, scheduler[n])) }, verdict.late)
+			if !v.ok {
+				t.Errorf("%s, %s: %s", c.name, rt, v.note+late)
 			}
-			record(c.name, rt, note, ok)
+			record(c.name, rt, v.note+late, v.ok)
 		}
-		note, ok := cliBound(bin, root, c, startup)
-		if !ok {
-			t.Errorf("%s, wazero CLI: %s", c.name, note)
+		v, late := onTime(func() verdict { return newVerdict(cliBound(bin, root, c, startup)) }, verdict.late)
+		if !v.ok {
+			t.Errorf("%s, wazero CLI: %s", c.name, v.note+late)
 		}
-		record(c.name, "wazero CLI", note+fmt.Sprintf(" (process start of %v not counted)", startup.Round(time.Millisecond)), ok)
+		record(c.name, "wazero CLI", v.note+late+fmt.Sprintf(" (process start of %v not counted)", startup.Round(time.Millisecond)), v.ok)
 	}
 	for _, rt := range processRuntimes(t) {
 		processBound(t, serveArgv(rt), root, cases, func(c hostileCall, note string, ok bool) {

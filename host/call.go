@@ -225,7 +225,7 @@ func failed(code, msg string) Done {
 func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline time.Time, moduleMS int64,
 	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
 	if ctx.Err() != nil {
-		return failed(stopped(ctx, "before it started")), nil
+		return notStarted(ctx, "before it started"), nil
 	}
 	inst, err := r.acquire(ctx)
 	if err != nil {
@@ -239,7 +239,7 @@ func acquireFailed(ctx context.Context, err error) Done {
 	if errors.Is(err, ErrClosed) {
 		return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}
 	}
-	return failed(stopped(ctx, "while it waited for an instance"))
+	return notStarted(ctx, "while it waited for an instance")
 }
 
 // exchangeOn is exchange on an instance acquired, which it releases.
@@ -359,10 +359,20 @@ func stopped(ctx context.Context, when string) (code, msg string) {
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return protocol.CodeCancelled, "the call was cancelled " + when
 	}
-	if when == during {
-		return protocol.CodeDeadline, moduleDeadline
+	return protocol.CodeDeadline, moduleDeadline
+}
+
+// notStarted is the final line of a call the host stopped before the
+// module searched: a cancelled call failed; a deadline reads as the module's
+// own at its first look at its clock (partial, with nothing found), so a
+// short deadline ends the same way whether it passed before or after the
+// host handed the call over, which a busy machine decides.
+func notStarted(ctx context.Context, when string) Done {
+	code, msg := stopped(ctx, when)
+	if code == protocol.CodeDeadline {
+		return Done{Status: StatusPartial, Error: newError(code, msg)}
 	}
-	return protocol.CodeDeadline, "the deadline passed " + when
+	return failed(code, msg)
 }
 
 // crashError turns a module's death into a typed error. Go's wasm runtime

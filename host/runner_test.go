@@ -127,6 +127,40 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// A deadline that passed before the host handed the call over ends the
+// call as the module's own first look at its clock would (conformance case
+// "deadline": which of the two happens is the machine's load), and a
+// cancelled call fails, on one instance and split.
+func TestStoppedBeforeItStarted(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x\n"), 0o644)
+	expired, cancelExpired := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancelExpired()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name        string
+		ctx         context.Context
+		parallelism int
+		status      string
+		code        string
+		message     string
+	}{
+		{name: "deadline", ctx: expired, parallelism: 1, status: protocol.StatusPartial, code: protocol.CodeDeadline, message: "deadline reached before the search finished"},
+		{name: "deadline, split", ctx: expired, parallelism: 2, status: protocol.StatusPartial, code: protocol.CodeDeadline, message: "deadline reached before the search finished"},
+		{name: "cancelled", ctx: cancelled, parallelism: 1, status: protocol.StatusFailed, code: protocol.CodeCancelled, message: "the call was cancelled before it started"},
+		{name: "cancelled, split", ctx: cancelled, parallelism: 2, status: protocol.StatusFailed, code: protocol.CodeCancelled, message: "the call was cancelled before it started"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithParallelism(tc.parallelism))
+			res, err := r.Grep(tc.ctx, host.GrepArgs{Pattern: "x"})
+			if res.Done.Status != tc.status || code(err) != tc.code || res.Done.Error == nil || res.Done.Error.Message != tc.message || len(res.Items) != 0 {
+				t.Errorf("status %s, error %v, %d items; want %s, %s %q, none", res.Done.Status, err, len(res.Items), tc.status, tc.code, tc.message)
+			}
+		})
+	}
+}
+
 func TestBudget(t *testing.T) {
 	src := goroot(t)
 	r := newRunner(t, host.NewConfig().WithRoot("/go", src).WithBudget(300, 0))

@@ -128,7 +128,7 @@ type shardCall struct {
 func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int, deadline time.Time, moduleMS int64,
 	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
 	if ctx.Err() != nil {
-		return failed(stopped(ctx, "before it started")), nil
+		return notStarted(ctx, "before it started"), nil
 	}
 	first, err := r.acquire(ctx)
 	if err != nil {
