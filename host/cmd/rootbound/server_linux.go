@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"strings"
 	"syscall"
 	"time"
 
@@ -166,7 +167,10 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 			return 0, false // it is there, and left this call to this process
 		}
 	}
-	startServer(dir) // none, or a socket a dead one left: for the calls after this one
+	// None, or a socket a dead one left: one for the calls after this one.
+	if pid := startServer(dir); pid != 0 {
+		fmt.Fprintln(stderr, serverStarted(pid))
+	}
 	return 0, false
 }
 
@@ -248,18 +252,45 @@ func callServer(dir string, req clientRequest, stdout, stderr io.Writer) (int, b
 }
 
 // startServer starts a server in the background, for the calls after this
-// one, and does not wait for it.
-var startServer = func(dir string) {
+// one, does not wait for it, and returns its process id (0: none started).
+// An executable `go run` built is not a server's: it is deleted when the
+// command exits, and the next `go run` builds another, which would start a
+// server of its own.
+var startServer = func(dir string) int {
 	exe, err := os.Executable()
-	if err != nil {
-		return
+	if err != nil || goRunBuild(exe) {
+		return 0
 	}
 	cmd := exec.Command(exe, "server", "--dir", dir)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if cmd.Start() == nil {
-		_ = cmd.Process.Release()
+	if cmd.Start() != nil {
+		return 0
 	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Release()
+	return pid
+}
+
+// goRunBuild reports whether exe is where `go run` puts what it builds:
+// go-build*/…/exe/NAME in the temporary directory.
+func goRunBuild(exe string) bool {
+	d := filepath.Dir(exe)
+	if filepath.Base(d) != "exe" {
+		return false
+	}
+	for ; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if strings.HasPrefix(filepath.Base(d), "go-build") {
+			return true
+		}
+	}
+	return false
+}
+
+// serverStarted is what a command that started a server says on stderr.
+func serverStarted(pid int) string {
+	return fmt.Sprintf("rootbound: started a resident server (pid %d) that answers this user's later calls of this executable; "+
+		"it exits after %v without one; `rootbound server --stop` stops it; --no-server or ROOTBOUND_SERVER=off runs without it", pid, serverIdle)
 }
 
 // serverCommand is `rootbound server`: run the resident server, or stop
@@ -274,10 +305,12 @@ func serverCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *stop {
-		if _, ok := callServer(*dir, clientRequest{Stop: true}, io.Discard, io.Discard); !ok {
+		n := stopServers(*dir)
+		if n == 0 {
 			fmt.Fprintln(stderr, "rootbound server: no server running in", *dir)
 			return 1
 		}
+		fmt.Fprintf(stderr, "rootbound server: stopped %d server(s) in %s\n", n, *dir)
 		return 0
 	}
 	if err := runServer(context.Background(), *dir, *idle); err != nil {
@@ -285,6 +318,66 @@ func serverCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// stopServers asks every server in dir to stop (a server of any build of
+// rootbound: one per executable), removes the locks no server holds, and
+// returns how many servers took the request.
+func stopServers(dir string) int {
+	socks, _ := filepath.Glob(filepath.Join(dir, "server-*.sock"))
+	n := 0
+	for _, sock := range socks {
+		if sendStop(sock) {
+			n++
+		}
+	}
+	locks, _ := filepath.Glob(filepath.Join(dir, "server-*.lock"))
+	for _, name := range locks {
+		if f, ok := lockFile(name); ok {
+			removeLock(name, f)
+		}
+	}
+	return n
+}
+
+// sendStop asks the server listening on sock to stop.
+func sendStop(sock string) bool {
+	conn, err := net.DialTimeout("unix", sock, time.Second)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	line, _ := json.Marshal(clientRequest{Stop: true})
+	if _, err := conn.Write(append(line, '\n')); err != nil {
+		return false
+	}
+	var head [5]byte
+	_, err = io.ReadFull(conn, head[:])
+	return err == nil && head[0] == frameExit
+}
+
+// lockFile opens and locks the lock file name, if no server holds it, and
+// it is still the file of that name (a server that removed it on its way
+// out may have done so after this opened it).
+func lockFile(name string) (*os.File, bool) {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, false
+	}
+	var held, named unix.Stat_t
+	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil ||
+		unix.Fstat(int(f.Fd()), &held) != nil || unix.Lstat(name, &named) != nil || held.Dev != named.Dev || held.Ino != named.Ino {
+		f.Close()
+		return nil, false
+	}
+	return f, true
+}
+
+// removeLock removes a lock file while it is held, then lets it go.
+func removeLock(name string, f *os.File) {
+	_ = os.Remove(name)
+	f.Close()
 }
 
 // server is the resident server's state.
@@ -310,14 +403,12 @@ func runServer(ctx context.Context, dir string, idle time.Duration) error {
 	if err := privateDir(dir); err != nil {
 		return err
 	}
-	lock, err := os.OpenFile(filepath.Join(dir, serverName()+".lock"), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
+	lockName := filepath.Join(dir, serverName()+".lock")
+	lock, ok := lockFile(lockName)
+	if !ok {
+		return nil // one is running (or just removed its lock on its way out)
 	}
-	defer lock.Close()
-	if unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
-		return nil // one is running
-	}
+	defer removeLock(lockName, lock)
 	sock := filepath.Join(dir, serverName()+".sock")
 	_ = os.Remove(sock) // a socket left by a server that died
 	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
@@ -455,7 +546,7 @@ func (s *server) handle(conn *net.UnixConn) {
 	}
 	w := &frames{w: bufio.NewWriterSize(conn, 64<<10)}
 	defer w.w.Flush()
-	if req.Stop && req.Version == buildID() {
+	if req.Stop { // from any build's `server --stop` of this user
 		s.stopped.Do(func() { close(s.stop) })
 		w.send(frameExit, []byte{0})
 		return

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -269,7 +270,7 @@ func TestViaServer(t *testing.T) {
 	saved := startServer
 	t.Cleanup(func() { startServer = saved })
 	started := 0
-	startServer = func(string) { started++ }
+	startServer = func(string) int { started++; return 4242 }
 	call := func(args ...string) (string, int, bool) {
 		var out bytes.Buffer
 		code, ok := viaServer(args, &out, &out)
@@ -277,8 +278,8 @@ func TestViaServer(t *testing.T) {
 	}
 	t.Setenv("ROOTBOUND_SERVER", "")
 	t.Setenv("ROOTBOUND_SERVER_DIR", filepath.Join(t.TempDir(), "none"))
-	if _, _, ok := call("grep", "alpha"); ok || started != 1 {
-		t.Errorf("no server: taken %v, %d started", ok, started)
+	if out, _, ok := call("grep", "alpha"); ok || started != 1 || !strings.Contains(out, serverStarted(4242)) {
+		t.Errorf("no server: taken %v, %d started, printed %q; want the start said", ok, started, out)
 	}
 	// A socket left by a server that died.
 	stale := filepath.Join(t.TempDir(), "stale")
@@ -306,5 +307,77 @@ func TestViaServer(t *testing.T) {
 	t.Setenv("ROOTBOUND_SERVER", "off")
 	if _, _, ok := call("grep", "alpha"); ok || started != 2 {
 		t.Errorf("ROOTBOUND_SERVER=off: taken %v, %d started", ok, started)
+	}
+}
+
+// TestServerStopStopsEveryBuild: `rootbound server --stop` stops the
+// servers of every build of the command (an installed one, one just built)
+// in the directory, and each server removes its socket and its lock as it
+// exits, so nothing is left behind.
+func TestServerStopStopsEveryBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "rootbound")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	// A copy is another file: another build, with a server of its own.
+	other := filepath.Join(tmp, "rootbound-other")
+	if data, err := os.ReadFile(bin); err != nil || os.WriteFile(other, data, 0o755) != nil {
+		t.Fatal("copy:", err)
+	}
+	dir := filepath.Join(tmp, "server")
+	var servers []*exec.Cmd
+	for _, b := range []string{bin, other} {
+		cmd := exec.Command(b, "server", "--dir", dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, cmd)
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	}
+	for i := 0; ; i++ {
+		if socks, _ := filepath.Glob(filepath.Join(dir, "*.sock")); len(socks) == 2 {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("the two servers made no sockets")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out, err := exec.Command(bin, "server", "--dir", dir, "--stop").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "stopped 2 server(s)") {
+		t.Fatalf("--stop: %v %s", err, out)
+	}
+	for _, cmd := range servers {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("a server: %v", err)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left in the server's directory: %v", left)
+	}
+	if out, err := exec.Command(bin, "server", "--dir", dir, "--stop").CombinedOutput(); err == nil || !strings.Contains(string(out), "no server running") {
+		t.Errorf("--stop with none running: %v %s", err, out)
+	}
+}
+
+// TestGoRunBuild: an executable `go run` built starts no server.
+func TestGoRunBuild(t *testing.T) {
+	for _, tc := range []struct {
+		exe  string
+		want bool
+	}{
+		{exe: "/tmp/go-build1234/b001/exe/rootbound", want: true},
+		{exe: "/var/folders/x/T/go-build99/b001/exe/rootbound", want: true},
+		{exe: "/usr/local/bin/rootbound", want: false},
+		{exe: "/home/u/go/bin/rootbound", want: false},
+		{exe: "/opt/exe/rootbound", want: false},
+	} {
+		if got := goRunBuild(tc.exe); got != tc.want {
+			t.Errorf("goRunBuild(%q) = %v, want %v", tc.exe, got, tc.want)
+		}
 	}
 }
