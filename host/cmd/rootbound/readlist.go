@@ -45,7 +45,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	c.maxSize = protocol.DefaultMaxFileSize
 	fs.Var((*byteSize)(&c.maxSize), "max-filesize", sizeHelp)
 	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
-	if done, code := parse(fs, args, usage, stdout, stderr); done {
+	if done, code := parse(fs, args, usage+"\n"+pathRule, stdout, stderr); done {
 		return code
 	}
 	if len(fs.Args()) > 1 || tool == "read" && len(fs.Args()) == 0 {

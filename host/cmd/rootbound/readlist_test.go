@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rootbound/rootbound/internal/testtree"
 )
 
 // TestReadIsCatN: `rootbound read FILE` prints what cat -n prints, byte
@@ -76,5 +78,48 @@ func TestLineRange(t *testing.T) {
 		if path != tt.path || first != tt.first || last != tt.last {
 			t.Errorf("lineRange(%q) = %q, %d, %d; want %q, %d, %d", tt.arg, path, first, last, tt.path, tt.first, tt.last)
 		}
+	}
+}
+
+// TestPathLinks: a PATH through a link, at any component, is refused by
+// every command, relative or absolute, through the server or not; the
+// caller's own directory may be reached through one.
+func TestPathLinks(t *testing.T) {
+	tree := testtree.New(t, map[string]string{"real/passwd": "root:x\n"})
+	outside := testtree.New(t, map[string]string{"passwd": "root:outside\n"})
+	for _, l := range [][2]string{{outside, "etcdir"}, {"real", "rl"}, {".", "self"}} {
+		if err := os.Symlink(l[0], filepath.Join(tree, l[1])); err != nil {
+			t.Skip("no links here:", err)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		cwd  string // relative to tree
+		want string // in stderr, for a refusal; "" for success
+	}{
+		{name: "read through a link", args: []string{"read", "etcdir/passwd"}, want: "etcdir/passwd: etcdir is a link"},
+		{name: "grep a link", args: []string{"grep", "-c", "root", "etcdir"}, want: "etcdir: a link"},
+		{name: "list a link", args: []string{"list", "rl"}, want: "rl: a link"},
+		{name: "glob under a link", args: []string{"glob", "*", "self/real"}, want: "self/real: self is a link"},
+		{name: "absolute", args: []string{"grep", "root", filepath.Join(tree, "etcdir", "passwd")}, want: filepath.Join(tree, "etcdir") + " is a link"},
+		{name: "climbing above the directory", args: []string{"grep", "root", "../rl"}, cwd: "real", want: "../rl: a link"},
+		{name: "a name that climbs back through no link", args: []string{"grep", "root", "real/../real/passwd"}},
+		{name: "the caller's directory reached through a link", args: []string{"grep", "root", "passwd"}, cwd: "rl"},
+		{name: "the caller's directory, reached through a link", args: []string{"grep", "root", "."}, cwd: "rl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(filepath.Join(tree, tc.cwd))
+			var out, errs bytes.Buffer
+			code := run(append(tc.args, "--no-server"), strings.NewReader(""), &out, &errs)
+			switch {
+			case tc.want == "" && (code != 0 || !strings.Contains(out.String(), "root:x")):
+				t.Errorf("exit %d, %q %q; want root:x found", code, out.String(), errs.String())
+			case tc.want != "" && (code != 2 || out.Len() != 0 || !strings.Contains(errs.String(), tc.want)):
+				t.Errorf("exit %d, %q %q; want exit 2 and %q", code, out.String(), errs.String(), tc.want)
+			case strings.Contains(out.String(), "outside"):
+				t.Errorf("read outside through a link: %q", out.String())
+			}
+		})
 	}
 }

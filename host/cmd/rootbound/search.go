@@ -390,7 +390,7 @@ func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io
 	}
 	return parse(fs, args, fmt.Sprintf("usage: rootbound %s [flags] %s\n", tool, map[string]string{
 		"grep": "PATTERN [PATH ...]\n       rootbound grep [flags] -e PATTERN ... [PATH ...]\n       rootbound grep --files [flags] [PATH ...]",
-		"glob": "PATTERN [PATH ...]\n       rootbound glob -e EXT [flags] [PATTERN [PATH ...]]"}[tool]), stdout, stderr)
+		"glob": "PATTERN [PATH ...]\n       rootbound glob -e EXT [flags] [PATTERN [PATH ...]]"}[tool])+pathRule, stdout, stderr)
 }
 
 // target is one PATH: the root directory, the path to search below it
@@ -453,6 +453,9 @@ func resolveTarget(cwd, arg string) (target, error) {
 		}
 		abs, err := filepath.Abs(".")
 		return target{root: ".", absolute: abs + "/"}, err
+	}
+	if err := linkIn(cwd, arg); err != nil {
+		return target{}, err
 	}
 	fi, err := os.Stat(at(arg))
 	if err != nil {

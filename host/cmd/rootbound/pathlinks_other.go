@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+// systemLink: on Windows no link (symbolic link or junction) in a PATH is
+// followed.
+func systemLink(string) bool { return false }
