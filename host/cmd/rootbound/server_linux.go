@@ -16,8 +16,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
