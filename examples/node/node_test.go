@@ -29,7 +29,23 @@ func TestSameAsTheGoCommand(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../../host/cmd/rootbound").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
+	// A line longer than a model's cut (protocol.DefaultMaxTextBytes),
+	// printed whole by both, as rg prints it.
+	long := filepath.Join(t.TempDir(), "long.txt")
+	if err := os.WriteFile(long, []byte(strings.Repeat("a", 2000)+"needle"+strings.Repeat("b", 2000)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A link in a PATH: refused by both (exit 2, nothing printed).
+	link := filepath.Join(filepath.Dir(long), "netdir")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
+		{"grep", "-c", "Dial", link},
+		{"read", filepath.Join(link, "dial.go")},
+		{"grep", "needle", filepath.Dir(long)},
+		{"grep", "-n", "needle", long},
+		{"grep", "-n", "func Dial", filepath.Join(dir, "dial.go")},
 		{"grep", "-l", "CanonicalMIMEHeaderKey", dir},
 		{"grep", "-c", "-i", `deadline\s+exceeded`, dir},
 		{"grep", "-F", "func (c *Conn) Close", dir},
@@ -55,7 +71,7 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"list", "--no-hidden", "--offset", "10", filepath.Join(dir, "mail")},
 		{"list", filepath.Join(dir, "net.go")},
 	} {
-		t.Run(strings.ReplaceAll(strings.Join(args, " "), dir, "$GOROOT/src/net"), func(t *testing.T) {
+		t.Run(strings.ReplaceAll(strings.ReplaceAll(strings.Join(args, " "), dir, "$GOROOT/src/net"), filepath.Dir(long), "TMP"), func(t *testing.T) {
 			node := exec.Command("node", append([]string{"rootbound.mjs"}, args...)...)
 			var nodeOut, nodeErr bytes.Buffer
 			node.Stdout, node.Stderr = &nodeOut, &nodeErr

@@ -2,7 +2,7 @@
 // rootbound on Node.js: the same module as the Go host, run by node:wasi.
 //
 //   node examples/node/rootbound.mjs glob [FLAG...] PATTERN [DIR]
-//   node examples/node/rootbound.mjs grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR]
+//   node examples/node/rootbound.mjs grep [FLAG...] (PATTERN | -e PATTERN ...) [PATH]
 //   node examples/node/rootbound.mjs read [FLAG...] PATH[:A[-B]]
 //   node examples/node/rootbound.mjs list [FLAG...] [DIR]
 //   node examples/node/rootbound.mjs serve [--timeout 20s] --root NAME=DIR [--root NAME=DIR ...]
@@ -39,11 +39,17 @@ function lengthOfTime(s) {
   return Number(m[1]) * units[m[2].toLowerCase()];
 }
 
+// fail says what is wrong with an argument, in one line, as the Go command does.
+function fail(msg) {
+  process.stderr.write(`rootbound: ${msg}\n`);
+  process.exit(2);
+}
+
 function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
   const spell = (t) => FLAGS[t].flags.map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` +
     (f.arg ? ' ' + f.arg : '')).join(' ');
-  process.stderr.write('usage: rootbound.mjs glob [FLAG...] PATTERN [DIR] | grep [FLAG...] (PATTERN | -e PATTERN ...) [DIR] | read [FLAG...] PATH[:A[-B]] | list [FLAG...] [DIR] | serve --root NAME=DIR ...\n' +
+  process.stderr.write('usage: rootbound.mjs glob [FLAG...] PATTERN [DIR] | grep [FLAG...] (PATTERN | -e PATTERN ...) [PATH] | read [FLAG...] PATH[:A[-B]] | list [FLAG...] [DIR] | serve --root NAME=DIR ...\n' +
     `glob: ${spell('glob')} --timeout 60s\ngrep: ${spell('grep')} -n -e PATTERN --timeout 60s\nread: ${spell('read')} --timeout 60s\nlist: ${spell('list')} --timeout 60s\n`);
   process.exit(2);
 }
@@ -90,6 +96,59 @@ function parseFlags(tool, argv, req, own = () => false) {
   return { pos, timeoutMs };
 }
 
+// linkIn refuses a PATH with a link at any component, as the Go command
+// does (its pathlinks.go): checked from the current directory down for a
+// relative PATH, from / for one that is absolute or climbs out with ..; a
+// link in a directory this user cannot write (the system's layout) is
+// followed.
+function linkIn(arg) {
+  let p = path.normalize(arg);
+  let at = '.', shown = '';
+  if (path.isAbsolute(p) || p === '..' || p.startsWith('../')) {
+    p = path.resolve(p);
+    at = shown = '/';
+  }
+  const names = p.split('/').filter((n) => n && n !== '.');
+  names.forEach((name, i) => {
+    const dir = at;
+    at = path.join(at, name);
+    shown = path.join(shown, name);
+    let st;
+    try {
+      st = fs.lstatSync(at);
+    } catch {
+      return;
+    }
+    if (!st.isSymbolicLink()) return;
+    try {
+      fs.accessSync(dir, fs.constants.W_OK);
+    } catch {
+      return; // the system's own layout
+    }
+    fail(`${arg}: ${i === names.length - 1 ? 'a link' : shown + ' is a link'}; no link is followed, at any component of a PATH: name what it points to`);
+  });
+}
+
+// target reads a PATH: the root to mount, the file in it (undefined for a
+// directory), and the prefix that makes result paths read as PATH does.
+function target(arg, given) {
+  linkIn(arg);
+  let st;
+  try {
+    st = fs.statSync(arg);
+  } catch (e) {
+    fail(`${arg}: ${e.code}`);
+  }
+  if (st.isDirectory()) return { root: arg, prefix: given ? arg.replace(/\/+$/, '') + '/' : '' };
+  if (!st.isFile()) fail(`${arg}: neither a directory nor a regular file`);
+  const file = path.basename(arg);
+  return { root: path.dirname(arg), file, prefix: arg.slice(0, arg.length - file.length) };
+}
+
+// limits are the command's: the call's deadline, and lines whole, as rg
+// prints them (up to the file size cap), not cut for a model.
+const limits = (timeoutMs) => ({ deadline_ms: timeoutMs, max_text_bytes: MAX_FILE_SIZE_MIB << 20 });
+
 async function search(tool, argv) {
   const req = { pattern: undefined, ...FLAGS[tool].defaults };
   const regexps = [];
@@ -107,7 +166,7 @@ async function search(tool, argv) {
   });
   if (regexps.length) pos.unshift(regexps[0]); // as rg: with -e, the argument is the path
   if (regexps.length > 1) req.patterns = regexps.slice(1);
-  if (pos.length < 1 || pos.length > 2) usage('want PATTERN [DIR]');
+  if (pos.length < 1 || pos.length > 2) usage('want PATTERN [PATH]');
   req.pattern = pos[0];
   // Names as the Go command prints them (its names()): a list of paths to a
   // pipe is a program's, their bytes; a terminal shows them as rg and fd do.
@@ -115,15 +174,14 @@ async function search(tool, argv) {
   style.names = !tty && pathsOnly ? 'exact' : tty ? 'shown' : 'model';
   // As fd: a glob pattern without an upper-case letter ignores case, unless -s.
   if (tool === 'glob' && !caseSensitive && !/\p{Lu}/u.test(req.pattern)) req.case_insensitive = true;
-  const dir = pos[1] ?? '.';
-  const prefix = pos.length === 2 ? dir.replace(/\/+$/, '') + '/' : '';
-  try {
-    if (!fs.statSync(dir).isDirectory()) usage(`${dir}: not a directory`);
-  } catch (e) {
-    usage(`${dir}: ${e.code}`);
+  const { root, file, prefix } = target(pos[1] ?? '.', pos.length === 2);
+  if (file !== undefined && tool === 'glob') fail(`${pos[1]}: not a directory`);
+  if (file !== undefined) {
+    req.path = file;
+    style.filename = false; // as rg: one file searched, no name printed
   }
-  const host = new ModuleHost([['/workspace', path.resolve(dir)]], timeoutMs);
-  const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
+  const host = new ModuleHost([['/workspace', path.resolve(root)]], timeoutMs);
+  const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: limits(timeoutMs) }) + '\n';
   let found = 0, failed = false;
   const out = [];
   await host.request(Buffer.from(line), (raw, written) => {
@@ -161,18 +219,9 @@ async function readList(tool, argv) {
     req.offset = Number(range[2]);
     if (range[3]) want = Number(range[3]) - req.offset + 1;
   }
-  let st;
-  try {
-    st = fs.statSync(arg);
-  } catch (e) {
-    usage(`${arg}: ${e.code}`);
-  }
-  let root = arg, prefix = pos.length ? arg.replace(/\/+$/, '') + '/' : '';
-  if (!st.isDirectory()) {
-    if (!st.isFile()) usage(`${arg}: neither a directory nor a regular file`);
-    root = path.dirname(arg);
-    req.path = path.basename(arg);
-    prefix = arg.slice(0, arg.length - req.path.length);
+  const { root, file, prefix } = target(arg, pos.length > 0);
+  if (file !== undefined) {
+    req.path = file;
   } else if (tool === 'read') {
     process.stderr.write(`rootbound read: ${arg} is a directory: rootbound list ${arg} lists it\n`);
     process.exit(2);
@@ -186,7 +235,7 @@ async function readList(tool, argv) {
       req.limit = want ? Math.min(want - found, 2000) : 2000;
       req.max_bytes = 1 << 20;
     }
-    const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: { deadline_ms: timeoutMs } }) + '\n';
+    const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: limits(timeoutMs) }) + '\n';
     await host.request(Buffer.from(line), (raw, written) => {
       written?.();
       const l = JSON.parse(raw.toString('utf8'));
