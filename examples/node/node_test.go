@@ -63,6 +63,11 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"glob", "--max-results", "5", "--offset", "5", "*.go", dir},
 		{"read", filepath.Join(dir, "http", "server.go")}, // more than 2,000 lines: more than one call
 		{"read", filepath.Join(dir, "dial.go") + ":20-40"},
+		{"read", filepath.Join(dir, "dial.go") + ":20"},
+		{"read", filepath.Join(dir, "dial.go") + ":20-"},
+		{"read", filepath.Join(dir, "dial.go") + ":40-20"},
+		{"read", filepath.Join(dir, "dial.go") + ":0"},
+		{"read", filepath.Join(dir, "dial.go") + ":99999"},
 		{"read", "--offset", "3", "-n", "4", filepath.Join(dir, "net.go")},
 		{"read", filepath.Join(dir, "http")},
 		{"read", filepath.Join(dir, "no-such-file.go")},

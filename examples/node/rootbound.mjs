@@ -213,11 +213,17 @@ async function readList(tool, argv) {
   if (pos.length > 1 || (tool === 'read' && pos.length === 0)) usage(tool === 'read' ? 'read: want PATH' : 'list: want at most one DIR');
   let arg = pos[0] ?? '.';
   let want = req.limit ?? 0;
-  const range = /^(.+):([0-9]{1,9})(?:-([0-9]{1,9}))?$/.exec(arg);
+  // PATH:A line A, PATH:A-B lines A to B, PATH:A- A to the end (the Go
+  // command's lineRange).
+  const range = /^(.+):([0-9]{1,9})(-([0-9]{1,9})?)?$/.exec(arg);
+  let first = 0;
   if (tool === 'read' && range && !fs.existsSync(arg)) {
     arg = range[1];
-    req.offset = Number(range[2]);
-    if (range[3]) want = Number(range[3]) - req.offset + 1;
+    first = req.offset = Number(range[2]);
+    const last = range[4] ? Number(range[4]) : range[3] ? 0 : first;
+    if (first === 0) fail(`read: ${range[0]}: lines are numbered from 1`);
+    if (last && last < first) fail(`read: ${range[0]}: the range ends before it starts (${arg}:${last}-${first} reads lines ${last} to ${first})`);
+    if (last) want = last - first + 1;
   }
   const { root, file, prefix } = target(arg, pos.length > 0);
   if (file !== undefined) {
@@ -253,6 +259,9 @@ async function readList(tool, argv) {
   host.close();
   if (out.length) process.stdout.write(print.joinOut(out));
   if (tool === 'read' && want && found < want) done.truncated = false;
+  if (tool === 'read' && !found && !done.error && first > (done.lines ?? 0)) {
+    process.stderr.write(`rootbound read: ${prefix}${req.path} has ${done.lines ?? 0} lines; line ${first} is past its end\n`);
+  }
   process.stderr.write(print.notices(prefix, done));
   if (!found) process.stderr.write(print.leftOut(done.skipped, MAX_FILE_SIZE_MIB));
   process.exitCode = done.error || done.skipped?.unreadable ? 2 : found ? 0 : 1;

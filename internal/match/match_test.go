@@ -685,3 +685,25 @@ func TestInvalidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexErrorWording: a pattern that does not parse is named once, with
+// the part at fault when it is a part of it.
+func TestRegexErrorWording(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		patterns []string
+		want     string
+	}{
+		{name: "the whole pattern at fault", patterns: []string{"("}, want: `invalid regex "(": missing closing )`},
+		{name: "a part at fault", patterns: []string{"ab[c"}, want: `invalid regex "ab[c": missing closing ] at "[c"`},
+		{name: "Perl syntax", patterns: []string{"a(?<"}, want: `invalid regex "a(?<": invalid or unsupported Perl syntax at "(?<"`},
+		{name: "the second of two", patterns: []string{"x", "y)"}, want: `invalid regex "y)": unexpected )`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Compile(tc.patterns, Options{})
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("Compile(%q) = %v, want %s", tc.patterns, err, tc.want)
+			}
+		})
+	}
+}

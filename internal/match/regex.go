@@ -149,11 +149,16 @@ func Compile(patterns []string, o Options) (Matcher, error) {
 	return &wordMatcher{regexMatcher: outer.(*regexMatcher), inner: alone}, nil
 }
 
-// parseError is a pattern that does not parse.
+// parseError is a pattern that does not parse. The part of it at fault is
+// named when it is a part, not the whole pattern the message names already.
 func parseError(pattern string, err error) error {
 	var se *syntax.Error
 	if errors.As(err, &se) {
-		return &PatternError{Kind: "regex", Pattern: pattern, Reason: string(se.Code) + " " + se.Expr}
+		reason := string(se.Code)
+		if se.Expr != "" && se.Expr != pattern && strings.Contains(pattern, se.Expr) {
+			reason += " at " + Quote(se.Expr)
+		}
+		return &PatternError{Kind: "regex", Pattern: pattern, Reason: reason}
 	}
 	return &PatternError{Kind: "regex", Pattern: pattern, Reason: err.Error()}
 }
@@ -176,7 +181,7 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, errors.New(string(se.Code) + " " + se.Expr)
+			return nil, errors.New(string(se.Code)) // se.Expr is of the expression as rewritten here
 		}
 		return nil, err
 	}

@@ -148,7 +148,7 @@ var Table = []Option{
 		GoDoc: `Literal takes Pattern as a literal string.`,
 		Doc:   "Take the pattern as a literal string.",
 		Flags: []Flag{{Long: "fixed-strings", Short: "F", Help: "the pattern is a literal string, not a regular expression"}}},
-	{Name: "path", Tools: Read, Kind: String, Required: true, Spelling: "PATH[:LINE[-LINE]]",
+	{Name: "path", Tools: Read, Kind: String, Required: true, Spelling: "PATH[:LINE[-[LINE]]]",
 		GoDoc: `Path is the file to read, relative to the default root or under a root's name ("/docs/README.md"), as results show paths. ".." that leaves a root, and any path into .git, is CodeOutsideRoot; a symbolic link at any component of it is CodeSymlink; a directory, FIFO, socket or device is CodeNotAFile.`,
 		Doc:   "File to read, relative to the workspace or under a root's name, as glob and grep results show paths."},
 	{Name: "offset", Tools: Read, Kind: Int, Min: 1, Max: protocol.MaxResultsCeiling,

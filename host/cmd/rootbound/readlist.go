@@ -28,7 +28,7 @@ func readOrList(tool string, args []string, stdout, stderr io.Writer) int {
 // resident server for a client).
 func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	t := options.Read
-	usage := "usage: rootbound read [flags] PATH[:LINE[-LINE]]\n  print the lines of a file, numbered as cat -n numbers them (all of them, unless a range or -n says otherwise)"
+	usage := "usage: rootbound read [flags] PATH[:LINE[-[LINE]]]\n  print the lines of a file, numbered as cat -n numbers them: all of them, or PATH:A line A (as grep -n names a place), PATH:A-B lines A to B, PATH:A- A to the end; -n and --offset say the same"
 	if tool == "list" {
 		t = options.List
 		usage = "usage: rootbound list [flags] [PATH]\n  list a directory's entries: files with their sizes, directories with a trailing /, links (never followed)"
@@ -58,7 +58,11 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 	}
 	first, last := 0, 0
 	if tool == "read" {
-		arg, first, last = lineRange(arg)
+		var err error
+		if arg, first, last, err = lineRange(arg); err != nil {
+			fmt.Fprintln(stderr, "rootbound read:", err)
+			return 2
+		}
 	}
 	target, err := resolveTarget(e.cwd, arg)
 	if err != nil {
@@ -83,7 +87,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 			read.Offset = first
 		}
 		if last > 0 {
-			read.Limit = last - max(first, 1) + 1
+			read.Limit = last - first + 1
 		}
 	} else {
 		err = json.Unmarshal(raw, &list)
@@ -108,7 +112,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		} else {
 			req.List = (*protocol.ListArgs)(&list)
 		}
-		return serveJSON(ctx, r, req, stdout, stderr)
+		return serveJSON(ctx, r, req, target.prefix, stdout, stderr)
 	}
 	out := newOutput(stdout, printer.Style{Filename: true, Numbered: tool == "read", Names: names(e.tty, false, false)})
 	out.lines.Prefix = target.prefix
@@ -124,6 +128,9 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		res, _ = p.RunEach(ctx, out.item)
 	}
 	out.problems(stderr, res)
+	if tool == "read" && out.found == 0 && res.Done.Error == nil && first > res.Done.Lines {
+		fmt.Fprintf(stderr, "rootbound read: %s has %d lines; line %d is past its end\n", target.prefix+target.file, res.Done.Lines, first)
+	}
 	var total runTotals
 	total.add(res)
 	total.notices(stderr, out.found == 0, c.maxSize)
@@ -162,21 +169,32 @@ func readAll(ctx context.Context, r *host.Runner, a host.ReadArgs, out *output) 
 	}
 }
 
-// lineRange splits PATH:LINE and PATH:LINE-LINE (as grep -n prints a place)
-// when PATH is not itself a file of that name.
-func lineRange(arg string) (path string, first, last int) {
+// lineRange splits PATH:A (line A, as grep -n names a place), PATH:A-B
+// (lines A to B) and PATH:A- (A to the end) when PATH is not itself a file
+// of that name. last is 0 for "to the end"; a range that names no line
+// (line 0, or one that ends before it starts) is an error.
+func lineRange(arg string) (path string, first, last int, err error) {
 	m := rangeSuffix.FindStringSubmatch(arg)
 	if m == nil {
-		return arg, 0, 0
+		return arg, 0, 0, nil
 	}
 	if _, err := os.Lstat(arg); err == nil {
-		return arg, 0, 0
+		return arg, 0, 0, nil
 	}
 	first, _ = strconv.Atoi(m[2])
-	if m[3] != "" {
-		last, _ = strconv.Atoi(m[3])
+	switch {
+	case m[3] == "" && m[4] == "":
+		last = first
+	case m[4] != "":
+		last, _ = strconv.Atoi(m[4])
 	}
-	return m[1], first, last
+	switch {
+	case first == 0:
+		return "", 0, 0, fmt.Errorf("%s: lines are numbered from 1", arg)
+	case last != 0 && last < first:
+		return "", 0, 0, fmt.Errorf("%s: the range ends before it starts (%s:%d-%d reads lines %d to %d)", arg, m[1], last, first, last, first)
+	}
+	return m[1], first, last, nil
 }
 
-var rangeSuffix = regexp.MustCompile(`^(.+):([0-9]{1,9})(?:-([0-9]{1,9}))?$`)
+var rangeSuffix = regexp.MustCompile(`^(.+):([0-9]{1,9})(-([0-9]{1,9})?)?$`)

@@ -323,7 +323,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		var res *host.Result
 		switch {
 		case c.json:
-			rc := searchJSON(ctx, r, tool, glob, grep, c.timeout, c.maxSize, stdout, stderr)
+			rc := searchJSON(ctx, r, tool, glob, grep, c.timeout, c.maxSize, out.lines.Prefix, stdout, stderr)
 			done()
 			code = worse(code, rc)
 			continue
@@ -671,7 +671,7 @@ func (c commandFlags) runner(ctx context.Context, e env, root string, noIgnore b
 // searchJSON runs the call through the protocol and prints its lines as the
 // module writes them.
 func searchJSON(ctx context.Context, r *host.Runner, tool string, glob host.GlobArgs, grep host.GrepArgs,
-	timeout time.Duration, maxSize int64, stdout, stderr io.Writer) int {
+	timeout time.Duration, maxSize int64, prefix string, stdout, stderr io.Writer) int {
 	req := protocol.Request{V: protocol.Version, ID: "1",
 		Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds(), MaxFileSize: maxSize}}
 	if tool == "glob" {
@@ -679,15 +679,18 @@ func searchJSON(ctx context.Context, r *host.Runner, tool string, glob host.Glob
 	} else {
 		req.Grep = &grep
 	}
-	return serveJSON(ctx, r, req, stdout, stderr)
+	return serveJSON(ctx, r, req, prefix, stdout, stderr)
 }
 
 // serveJSON runs one request through the protocol (Runner.Serve) and prints
-// its lines as the module writes them; the exit status is rg's.
-func serveJSON(ctx context.Context, r *host.Runner, req protocol.Request, stdout, stderr io.Writer) int {
+// its lines as the module writes them, with the paths of items and
+// problems as the command prints them (prefix: PATH as typed), so that a
+// path read from --json works pasted back into a command; the exit status
+// is rg's.
+func serveJSON(ctx context.Context, r *host.Runner, req protocol.Request, prefix string, stdout, stderr io.Writer) int {
 	line, _ := json.Marshal(req)
 	var last bytes.Buffer
-	tee := &lastLine{w: stdout, last: &last}
+	tee := &lastLine{w: stdout, last: &last, prefix: prefix}
 	if err := r.Serve(ctx, bytes.NewReader(append(line, '\n')), tee); err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
@@ -705,23 +708,54 @@ func serveJSON(ctx context.Context, r *host.Runner, req protocol.Request, stdout
 	return 0
 }
 
-// lastLine writes through to w and keeps the last line written.
+// lastLine writes whole lines through to w, the paths of items and
+// problems with prefix before them, and keeps the last line written.
 type lastLine struct {
-	w    io.Writer
-	last *bytes.Buffer
-	cur  []byte
+	w      io.Writer
+	last   *bytes.Buffer
+	cur    []byte
+	prefix string
 }
 
 func (l *lastLine) Write(p []byte) (int, error) {
 	for _, c := range p {
 		l.cur = append(l.cur, c)
-		if c == '\n' {
-			l.last.Reset()
-			l.last.Write(l.cur)
-			l.cur = l.cur[:0]
+		if c != '\n' {
+			continue
 		}
+		out := l.cur
+		if l.prefix != "" {
+			out = prefixed(l.cur, l.prefix)
+		}
+		if _, err := l.w.Write(out); err != nil {
+			return 0, err
+		}
+		l.last.Reset()
+		l.last.Write(l.cur)
+		l.cur = l.cur[:0]
 	}
-	return l.w.Write(p)
+	return len(p), nil
+}
+
+// prefixed is a protocol line with prefix before the path of its item or
+// problem; any other line as it is.
+func prefixed(line []byte, prefix string) []byte {
+	var l protocol.Line
+	if !bytes.Contains(line, []byte(`"path"`)) || json.Unmarshal(line, &l) != nil || l.Item == nil && l.Problem == nil {
+		return line
+	}
+	if l.Item != nil {
+		l.Item.Path = protocol.Data(prefix) + l.Item.Path
+	} else {
+		l.Problem.Path = protocol.Data(prefix) + l.Problem.Path
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(l) != nil {
+		return line
+	}
+	return b.Bytes()
 }
 
 // names is for whom names are printed: a program gets their bytes (-0, or
