@@ -39,11 +39,24 @@ type Result struct {
 
 // Err returns the call's typed error (*Error), or nil when it completed.
 func (r *Result) Err() error {
-	if r.Done.Error == nil {
+	switch e := r.Done.Error; {
+	case e == nil:
 		return nil
+	case e.Code == CodeInternal && e.Message == closedMessage:
+		return closedError{e}
 	}
 	return r.Done.Error
 }
+
+// closedMessage is the message of a call on a closed Runner.
+const closedMessage = "the runner is closed"
+
+// closedError is a call's error on a closed Runner: errors.As finds its
+// *Error, errors.Is finds ErrClosed.
+type closedError struct{ err *Error }
+
+func (c closedError) Error() string   { return c.err.Error() }
+func (c closedError) Unwrap() []error { return []error{c.err, ErrClosed} }
 
 // Grace periods past a call's deadline: first the module's own deadline
 // check should answer (it looks at its clock at least every millisecond or
@@ -237,7 +250,7 @@ func (r *Runner) exchange(ctx context.Context, line []byte, id string, deadline 
 // acquireFailed is the final line of a call that got no instance.
 func acquireFailed(ctx context.Context, err error) Done {
 	if errors.Is(err, ErrClosed) {
-		return Done{Status: StatusFailed, Error: &Error{Code: CodeInternal, Message: "the runner is closed", cause: ErrClosed}}
+		return Done{Status: StatusFailed, Error: newError(CodeInternal, closedMessage)}
 	}
 	return notStarted(ctx, "while it waited for an instance")
 }
@@ -314,7 +327,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 			return partial(protocol.CodeInternal, fmt.Sprintf("unexpected line from the module: %.200q", raw)), nil
 		}
 		if l.Done != nil {
-			done := fromDone(l.Done)
+			done := *l.Done
 			if interrupted || revoked {
 				// The module answered because its clock (and, revoked,
 				// its mounts) were taken away: say why they were. A

@@ -72,7 +72,7 @@ func (p *Prepared) Reads() []Read { return append([]Read(nil), p.reads...) }
 func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 	args.Path, args.Pattern = r.hostPath(args.Path, false), r.hostPath(args.Pattern, true)
 	if err := args.CheckLists(); err != nil {
-		return nil, fromError(err)
+		return nil, err
 	}
 	if _, err := match.CompileGlob(args.Pattern, args.CaseInsensitive); err != nil {
 		return nil, patternError(err)
@@ -90,7 +90,7 @@ func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
 	args.Path = r.hostPath(args.Path, false)
 	if err := args.CheckLists(); err != nil {
-		return nil, fromError(err)
+		return nil, err
 	}
 	if _, err := match.Compile(append([]string{args.Pattern}, args.Patterns...), match.Options{
 		Literal: args.Literal, Case: string(args.Case), Word: args.Word, CRLF: args.CRLF, Multiline: args.Multiline}); err != nil {
@@ -167,7 +167,7 @@ func patternError(err error) *Error {
 func (r *Runner) resolve(p string) (Read, *Error) {
 	i, rel, err := protocol.ResolvePath(r.rootNames(), p)
 	if err != nil {
-		return Read{}, fromError(err)
+		return Read{}, err
 	}
 	root := r.cfg.roots[i]
 	if link := r.link(i, rel); link != "" {
@@ -178,7 +178,7 @@ func (r *Runner) resolve(p string) (Read, *Error) {
 		case i > 0:
 			shown = root.Name + "/" + link
 		}
-		return Read{}, fromError(protocol.SymlinkError(p, shown))
+		return Read{}, protocol.SymlinkError(p, shown)
 	}
 	return Read{Root: root.Name, Path: rel, Dir: filepath.Join(root.Dir, filepath.FromSlash(rel))}, nil
 }

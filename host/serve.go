@@ -130,11 +130,8 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 	}
 	// The host ended the request: its final line says why.
 	done.Results = results
-	wire := protocol.Done{Status: done.Status, Results: done.Results, Truncated: done.Truncated, Narrow: done.Narrow, NextOffset: done.NextOffset,
-		Skipped: protocol.Skipped(done.Skipped), Stats: protocol.Stats(done.Stats)}
-	if done.Error != nil {
-		wire.Error = protocol.NewError(done.Error.Code, done.Error.Message)
-	}
+	wire := protocol.Done{Status: done.Status, Error: done.Error, Results: done.Results, Truncated: done.Truncated, Narrow: done.Narrow, NextOffset: done.NextOffset,
+		Skipped: done.Skipped, Stats: done.Stats}
 	if err := enc.Encode(&protocol.Line{ID: req.ID, Done: &wire}); err != nil {
 		return err
 	}

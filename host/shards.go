@@ -168,7 +168,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	c.drain()
 	wire, raw := c.final(end, r.cfg.memory)
 	c.finish()
-	done := fromDone(&wire)
+	done := wire
 	if c.revoked || c.interrupted {
 		s := c.stopped(ctx)
 		done.Status, done.Error = s.Status, s.Error

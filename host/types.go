@@ -109,30 +109,13 @@ type Data = protocol.Data
 // first 8 KiB); Message is the cause, without any host path.
 type Problem = protocol.Problem
 
-// Done says how a call ended.
-type Done struct {
-	// Status is StatusComplete, StatusPartial or StatusFailed.
-	Status string `json:"status"`
-	// Error says why a call is partial or failed.
-	Error *Error `json:"error,omitempty"`
-	// Results is how many results were sent: items that are not context
-	// lines.
-	Results int `json:"results"`
-	// Truncated is true when there were more results than MaxResults (or
-	// than the host keeps); Narrow then says how to get fewer.
-	Truncated bool   `json:"truncated"`
-	Narrow    string `json:"narrow,omitempty"`
-	// NextOffset, when truncated, is the offset of the next page: the same
-	// call with it continues where this one stopped.
-	NextOffset int     `json:"next_offset,omitempty"`
-	Skipped    Skipped `json:"skipped"`
-	Stats      Stats   `json:"stats"`
-	// IgnoredBy, when the search path is itself ignored, names the rule
-	// (`.gitignore:3 "build/"`): it was searched because it was named.
-	IgnoredBy string `json:"ignored_by,omitempty"`
-	// Lines, for a read, is how many lines the file has.
-	Lines int `json:"lines,omitempty"`
-}
+// Done says how a call ended (the protocol's final line): its Status, the
+// Error of a partial or failed call, how many Results, whether it was
+// Truncated (Narrow then says how to get fewer, NextOffset where the next
+// page starts), what was Skipped, the Stats of its work, IgnoredBy when
+// the path named is itself ignored, and a read's Lines. Shard is the
+// module's own, between it and this host: never set in a Result.
+type Done = protocol.Done
 
 // How a call ended.
 const (
@@ -148,20 +131,10 @@ type Skipped = protocol.Skipped
 // host (the protocol's).
 type Stats = protocol.Stats
 
-// Error is a call's typed failure.
-type Error struct {
-	// Code is one of the Code constants.
-	Code string `json:"code"`
-	// Message says what was wrong and what is wanted, in the caller's terms.
-	Message string `json:"message"`
-	cause   error  // what Unwrap gives: ErrClosed, or nil
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-// Unwrap gives ErrClosed for a call on a closed Runner, so that
-// errors.Is(err, ErrClosed) tells it apart.
-func (e *Error) Unwrap() error { return e.cause }
+// Error is a call's typed failure (the protocol's): Code is one of the
+// Code constants, Message says what was wrong and what is wanted, in the
+// caller's terms.
+type Error = protocol.Error
 
 // Error codes. "No matches" is not an error.
 const (
@@ -182,21 +155,7 @@ const (
 	CodeNotAFile        = protocol.CodeNotAFile        // read: a directory, FIFO, socket or device
 )
 
-// fromDone and fromError convert the module's Done and Error, whose
-// Error the host's carries with its cause.
-func fromDone(d *protocol.Done) Done {
-	return Done{Status: d.Status, Error: fromError(d.Error), Results: d.Results, Truncated: d.Truncated,
-		Narrow: d.Narrow, NextOffset: d.NextOffset, Skipped: d.Skipped, Stats: d.Stats, IgnoredBy: d.IgnoredBy, Lines: d.Lines}
-}
-
-func fromError(e *protocol.Error) *Error {
-	if e == nil {
-		return nil
-	}
-	return &Error{Code: e.Code, Message: e.Message}
-}
-
-func newError(code, message string) *Error { return &Error{Code: code, Message: message} }
+func newError(code, message string) *Error { return protocol.NewError(code, message) }
 
 // TypeNames lists the file types GlobArgs.Type and GrepArgs.Type know:
 // ripgrep 13's, by the same names.
