@@ -89,7 +89,7 @@ func (r *Result) Text() string {
 func (r *Result) notices(b *strings.Builder) {
 	d := r.Done
 	if d.Truncated && r.Tool == "read" && d.NextOffset > 0 {
-		fmt.Fprintf(b, "[Truncated: the file has %s; this answer ends at line %d: pass offset: %d to read on.]\n",
+		fmt.Fprintf(b, "[Truncated: the file has %s; this answer ends at line %d: "+printer.Model.Offset+" to read on.]\n",
 			printer.Count(int64(d.Lines), "1 line", "lines"), d.NextOffset-1, d.NextOffset)
 	} else if d.Truncated {
 		shown := fmt.Sprintf("the first %d results", d.Results)
