@@ -25,30 +25,18 @@ func (r *Result) Text() string {
 		fmt.Fprintf(&b, "[Error (%s): %s]\n", d.Error.Code, d.Error.Message)
 		return b.String()
 	}
-	if r.Tool == "read" {
-		r.readText(&b)
+	tl := toolNamed(r.Tool)
+	if tl == nil {
+		fmt.Fprintf(&b, "[Error (%s): a result of no tool (%q)]\n", protocol.CodeInternal, r.Tool)
+		return b.String()
+	}
+	w := tl.words
+	if w.text != nil {
+		w.text(r, &b)
 		return b.String()
 	}
 	if n := r.results(); n > 0 {
-		var what string
-		switch {
-		case r.Tool == "list":
-			what = plural(n, "entry", "entries")
-		case r.Tool == "glob":
-			what = plural(n, "file", "files") + " matching"
-		case r.Mode == protocol.ModeContent && r.only:
-			what = plural(n, "match", "matches") + " of"
-		case r.Mode == protocol.ModeContent:
-			what = plural(n, "matching line", "matching lines") + " for"
-		case r.Mode == protocol.ModeCount:
-			what = plural(n, "file", "files") + " with matches (matching lines per file) for"
-		case r.Mode == protocol.ModeCountMatches:
-			what = plural(n, "file", "files") + " with matches (matches per file) for"
-		case r.Mode == protocol.ModeFilesWithout:
-			what = plural(n, "file", "files") + " without a match for"
-		default:
-			what = plural(n, "file", "files") + " with matches for"
-		}
+		what := w.found(r, n)
 		lead := fmt.Sprintf("%d %s", n, what)
 		switch {
 		case r.offset > 0:
@@ -58,24 +46,21 @@ func (r *Result) Text() string {
 		case d.Truncated:
 			lead = "The first " + lead
 		}
-		if r.Tool == "list" {
-			fmt.Fprintf(&b, "%s in %s:\n", lead, match.Quote(r.Path))
-		} else {
+		if w.withPatterns {
 			fmt.Fprintf(&b, "%s %s in %s:\n", lead, r.patterns(), match.Quote(r.Path))
+		} else {
+			fmt.Fprintf(&b, "%s in %s:\n", lead, match.Quote(r.Path))
 		}
 	}
 	for _, it := range r.Items {
 		printer.WriteItem(&b, "", it)
 	}
-	switch {
-	case r.results() == 0 && d.Status == protocol.StatusComplete && r.Tool == "list":
-		fmt.Fprintf(&b, "No entries in %s.\n", match.Quote(r.Path))
-	case r.results() == 0 && d.Status == protocol.StatusComplete:
-		what := "files match"
-		if r.Tool == "grep" {
-			what = "matches for"
+	if r.results() == 0 && d.Status == protocol.StatusComplete {
+		if w.withPatterns {
+			fmt.Fprintf(&b, w.none+"\n", r.patterns(), match.Quote(r.Path))
+		} else {
+			fmt.Fprintf(&b, w.none+"\n", match.Quote(r.Path))
 		}
-		fmt.Fprintf(&b, "No %s %s in %s.\n", what, r.patterns(), match.Quote(r.Path))
 		if r.Hint != "" {
 			fmt.Fprintf(&b, "[Hint: %s.]\n", r.Hint)
 		}
@@ -121,6 +106,23 @@ func (r *Result) notices(b *strings.Builder) {
 		fmt.Fprintf(b, "[Note: the path %s is ignored (%s); it was searched because it was named.]\n",
 			escape.Path(r.Path), escape.Line(d.IgnoredBy))
 	}
+}
+
+// grepFound names n results of a grep, by its output mode.
+func grepFound(r *Result, n int) string {
+	switch {
+	case r.Mode == protocol.ModeContent && r.only:
+		return plural(n, "match", "matches") + " of"
+	case r.Mode == protocol.ModeContent:
+		return plural(n, "matching line", "matching lines") + " for"
+	case r.Mode == protocol.ModeCount:
+		return plural(n, "file", "files") + " with matches (matching lines per file) for"
+	case r.Mode == protocol.ModeCountMatches:
+		return plural(n, "file", "files") + " with matches (matches per file) for"
+	case r.Mode == protocol.ModeFilesWithout:
+		return plural(n, "file", "files") + " without a match for"
+	}
+	return plural(n, "file", "files") + " with matches for"
 }
 
 // patterns names the call's patterns: the first, quoted, and how many more.

@@ -48,21 +48,50 @@ type tool struct {
 	description string // a %s in it: the runner's file size cap
 	schema      string
 	prepare     func(r *Runner, args json.RawMessage) (*Prepared, string, error)
+	words       // how Result.Text words its answer
+}
+
+// words are how a tool's answer is worded for a model (render.go).
+type words struct {
+	// found names n results: "3 files matching", then the patterns and
+	// the path (withPatterns) or the path alone.
+	found        func(r *Result, n int) string
+	withPatterns bool
+	// none says that nothing was found (a format with the patterns, if
+	// withPatterns, then the path).
+	none string
+	// text, if set, writes the whole answer (read's numbered lines).
+	text func(r *Result, b *strings.Builder)
 }
 
 // tools are the tools, in the order Specs lists them.
 var tools = []*tool{
-	newTool("glob", options.Glob, globDescription, (*Runner).PrepareGlob),
-	newTool("grep", options.Grep, grepDescription, (*Runner).PrepareGrep),
-	newTool("read", options.Read, readDescription, (*Runner).PrepareRead),
-	newTool("list", options.List, listDescription, (*Runner).PrepareList),
+	newTool("glob", options.Glob, globDescription, (*Runner).PrepareGlob, words{
+		found:        func(_ *Result, n int) string { return plural(n, "file", "files") + " matching" },
+		withPatterns: true, none: "No files match %s in %s."}),
+	newTool("grep", options.Grep, grepDescription, (*Runner).PrepareGrep, words{
+		found: grepFound, withPatterns: true, none: "No matches for %s in %s."}),
+	newTool("read", options.Read, readDescription, (*Runner).PrepareRead, words{
+		text: (*Result).readText}),
+	newTool("list", options.List, listDescription, (*Runner).PrepareList, words{
+		found: func(_ *Result, n int) string { return plural(n, "entry", "entries") },
+		none:  "No entries in %s."}),
+}
+
+// toolNamed is the row of the tool of that name.
+func toolNamed(name string) *tool {
+	i := slices.IndexFunc(tools, func(tl *tool) bool { return tl.name == name })
+	if i < 0 {
+		return nil
+	}
+	return tools[i]
 }
 
 // newTool makes the row of a tool whose call takes arguments of type A.
-func newTool[A any](name string, o options.Tool, description string, prepare func(*Runner, A) (*Prepared, error)) *tool {
+func newTool[A any](name string, o options.Tool, description string, prepare func(*Runner, A) (*Prepared, error), w words) *tool {
 	schema := string(options.Schema(o))
 	validator := mustResolve(schema)
-	return &tool{name: name, description: description, schema: schema,
+	return &tool{name: name, description: description, schema: schema, words: w,
 		prepare: func(r *Runner, args json.RawMessage) (*Prepared, string, error) {
 			a, desc, err := decodeArgs[A](name, o, args, validator)
 			if err != nil {
@@ -183,11 +212,11 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 // CodeInvalidArgument, saying what was wrong (an unknown name: which names
 // the tool takes). The error is an *Error.
 func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
-	i := slices.IndexFunc(tools, func(tl *tool) bool { return tl.name == name })
-	if i < 0 {
+	tl := toolNamed(name)
+	if tl == nil {
 		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob, grep, read or list", name))
 	}
-	p, desc, err := tools[i].prepare(t.r, args)
+	p, desc, err := tl.prepare(t.r, args)
 	if err != nil {
 		return nil, err
 	}
