@@ -323,11 +323,17 @@ func (c call) cliEnv(bin, root string, env []string) outcome {
 			args = append(args, "--max-results", fmt.Sprint(c.grep.MaxResults))
 		}
 	}
-	args = append(args, filepath.Join(root, path))
+	// Run in root and name the path from there, as a person in their
+	// checkout does: the answer's paths are then as relative as the
+	// library's, and one holding a host path is a leak.
+	if path != "" {
+		args = append(args, path)
+	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = root
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr, cmd.Env = &out, &errb, env
 	err := cmd.Run()

@@ -232,7 +232,9 @@ func linkVerdict(text, position string) (bool, string) {
 	if position == ".. after a link" {
 		want = protocol.CodeNotFound
 	}
-	for _, code := range []string{want, "is inside .git"} {
+	// The command refuses a PATH through a link before any call, in its
+	// own words (exit 2).
+	for _, code := range []string{want, "is inside .git", "no link is followed, at any component of a PATH"} {
 		if strings.Contains(text, code) {
 			return true, "refused: " + code
 		}
