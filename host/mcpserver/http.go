@@ -1,12 +1,14 @@
 package mcpserver
 
 import (
+	"cmp"
 	"crypto/subtle"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,8 +29,11 @@ type HTTPOptions struct {
 	// held.
 	SessionTimeout time.Duration
 	// MaxSessions bounds the sessions held at once (default 64): a request
-	// that would start another is refused with 503 until one ends (requests
-	// that start sessions at the same instant may each pass the count).
+	// that would start another ends the session idle the longest (none of
+	// its requests running; a listening GET stream is idle) to make room,
+	// and is refused with 503 only while every session has a request
+	// running (requests that start sessions at the same instant may each
+	// pass the count).
 	MaxSessions int
 }
 
@@ -47,6 +52,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{SessionTimeout: o.SessionTimeout, MaxRequestBodyBytes: MaxFrameBytes})
+	var act activity
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, o.Origins) {
 			http.Error(w, "rootbound: origin not allowed", http.StatusForbidden)
@@ -60,25 +66,97 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 				return
 			}
 		}
-		if r.Header.Get("Mcp-Session-Id") == "" && r.Method == http.MethodPost {
+		id := r.Header.Get("Mcp-Session-Id")
+		if id == "" && r.Method == http.MethodPost {
 			// Only sessions that were initialized count: a request that
 			// starts none (a client's "server/discover" before its
 			// initialize) holds one only while it runs, and the SDK ends
 			// it after; counted, it refused the next client under load.
-			n := 0
+			var held []*mcp.ServerSession
 			for ss := range s.mcp.Sessions() {
 				if ss.InitializeParams() != nil {
-					n++
+					held = append(held, ss)
 				}
 			}
-			if n >= o.MaxSessions {
-				w.Header().Set("Retry-After", "60")
-				http.Error(w, fmt.Sprintf("rootbound: %d sessions are open, the most this server holds; end one (DELETE) or wait for an idle one to expire", n), http.StatusServiceUnavailable)
-				return
+			if len(held) >= o.MaxSessions {
+				idle := act.idlest(held)
+				if idle == nil {
+					w.Header().Set("Retry-After", "60")
+					http.Error(w, fmt.Sprintf("rootbound: %d sessions are open, the most this server holds, and each has a request running; end one (DELETE) or retry", len(held)), http.StatusServiceUnavailable)
+					return
+				}
+				idle.Close() // its client's next request is told the session is gone (404) and starts another
 			}
+		}
+		if r.Method != http.MethodGet { // a GET is a stream a client listens on: idle
+			act.start(id)
+			defer func() { act.end(cmp.Or(id, w.Header().Get("Mcp-Session-Id"))) }()
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// activity is what the HTTP handler knows of each session: when it last
+// had a request and how many of its requests are running.
+type activity struct {
+	mu      sync.Mutex
+	last    map[string]time.Time
+	running map[string]int
+}
+
+func (a *activity) start(id string) {
+	if id == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running == nil {
+		a.running = map[string]int{}
+	}
+	a.running[id]++
+}
+
+func (a *activity) end(id string) {
+	if id == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.last == nil {
+		a.last = map[string]time.Time{}
+	}
+	if a.running[id] > 0 {
+		a.running[id]--
+	}
+	a.last[id] = time.Now()
+}
+
+// idlest is the session of held with no request running whose last one
+// ended the longest ago (nil if every one has a request running); it
+// forgets sessions that are not held any more.
+func (a *activity) idlest(held []*mcp.ServerSession) *mcp.ServerSession {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ids := map[string]bool{}
+	var best *mcp.ServerSession
+	var bestAt time.Time
+	for _, ss := range held {
+		id := ss.ID()
+		ids[id] = true
+		if a.running[id] > 0 {
+			continue
+		}
+		if at := a.last[id]; best == nil || at.Before(bestAt) {
+			best, bestAt = ss, at
+		}
+	}
+	for id := range a.last {
+		if !ids[id] {
+			delete(a.last, id)
+			delete(a.running, id)
+		}
+	}
+	return best
 }
 
 // allowedOrigin reports whether origin is a loopback one (localhost,
