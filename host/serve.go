@@ -96,6 +96,17 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 	// every host gives; any other is decoded here as strictly, and sent
 	// with the runner's policy and limits.
 	req, perr := protocol.DecodeRequest(line)
+	if perr == nil {
+		// Lists too long are refused here, as Prepare refuses them for a
+		// call of the library: sent on, 100,000 globs were marshalled
+		// again and decoded by the module, past a 1 s deadline.
+		if e := tooLong(req); e != nil {
+			if err := enc.Encode(&protocol.Line{ID: req.ID, Done: &protocol.Done{Status: protocol.StatusFailed, Error: e}}); err != nil {
+				return err
+			}
+			return bw.Flush()
+		}
+	}
 	requested := time.Duration(0)
 	if perr == nil && req.Limits != nil && req.Limits.DeadlineMS > 0 && req.Limits.DeadlineMS <= protocol.MaxDeadlineMS {
 		requested = time.Duration(req.Limits.DeadlineMS) * time.Millisecond
@@ -136,4 +147,15 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 		return err
 	}
 	return bw.Flush()
+}
+
+// tooLong refuses a request whose lists are longer than a call may carry.
+func tooLong(req protocol.Request) *protocol.Error {
+	switch {
+	case req.Glob != nil:
+		return req.Glob.CheckLists()
+	case req.Grep != nil:
+		return req.Grep.CheckLists()
+	}
+	return nil
 }

@@ -56,6 +56,12 @@ func TestServeLimits(t *testing.T) {
 			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
 		{"not UTF-8", r, "{\"v\":1,\"id\":\"1\",\"glob\":{\"pattern\":\"\xff\"}}",
 			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
+		// Refused before its deadline starts, however short: sent on to
+		// the module, such a line ended past a deadline of 1 s.
+		{"100,000 patterns under a 1 ms deadline", r, `{"v":1,"id":"1","grep":{"patterns":[` + strings.Repeat(`"p",`, 99_999) + `"p"]},"limits":{"deadline_ms":1}}`,
+			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
+		{"100,000 types under a 1 ms deadline", r, `{"v":1,"id":"1","grep":{"pattern":"x","type":[` + strings.Repeat(`"go",`, 99_999) + `"go"]},"limits":{"deadline_ms":1}}`,
+			func(d *protocol.Done) bool { return d.Error != nil && d.Error.Code == protocol.CodeInvalidArgument }},
 	} {
 		if d := serve(tc.r, tc.line); !tc.check(d) {
 			t.Errorf("%s: %+v", tc.name, d)
