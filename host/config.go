@@ -23,7 +23,8 @@ type Config interface {
 	// WithBudget bounds the directory entries a call visits and the file
 	// bytes it reads (defaults 2,000,000 and 2 GiB; 0 means no bound).
 	WithBudget(entries, bytes int64) Config
-	// WithMaxFileSize skips files larger than n bytes (default 8 MiB).
+	// WithMaxFileSize skips files larger than n bytes (default 8 MiB; at most
+	// protocol.MaxFileSizeCeiling, 1 GiB, as a file is read whole).
 	WithMaxFileSize(n int64) Config
 	// WithMemoryLimit caps each module instance's memory (default 256 MiB).
 	// An instance that reaches it dies; its call ends with CodeMemory and

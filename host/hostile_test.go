@@ -1331,3 +1331,54 @@ func TestHostileRootSwap(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileHugeFile: a size cap past what the module can hold (it reads a
+// file whole, into memory of at most 4 GiB) is refused with a typed error
+// on every host; a cap of 5 GiB had the module allocate a 4.4 GB sparse
+// file's buffer and panic. At the ceiling (1 GiB) the file is skipped and
+// counted.
+func TestHostileHugeFile(t *testing.T) {
+	root := testtree.New(t, map[string]string{"small.txt": "x\n", "huge.bin": ""})
+	if err := os.Truncate(filepath.Join(root, "huge.bin"), 4_400_000_000); err != nil {
+		t.Skipf("no sparse file of 4.4 GB here: %v", err)
+	}
+	const name = "a sparse file of 4.4 GB under a size cap of 5 GiB, then of 1 GiB"
+	ctx := context.Background()
+	_, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithMaxFileSize(5<<30))
+	ok := err != nil && strings.Contains(err.Error(), "at most 1 GiB")
+	record(name, "wazero library", fmt.Sprintf("5 GiB: %v", err), ok)
+	if !ok {
+		t.Errorf("NewRunner with a 5 GiB cap: %v", err)
+	}
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithMaxFileSize(1<<30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	res, err := r.Grep(ctx, GrepArgs{Pattern: "x"})
+	ok = err == nil && res.Done.Skipped.TooLarge == 1 && len(res.Items) == 1
+	record(name, "wazero library", fmt.Sprintf("1 GiB: %d found, %d too large, %v", len(res.Items), res.Done.Skipped.TooLarge, err), ok)
+	if !ok {
+		t.Errorf("1 GiB cap: %d found, skipped %+v, %v", len(res.Items), res.Done.Skipped, err)
+	}
+	for _, rt := range processRuntimes(t) {
+		for _, c := range []struct {
+			size int64
+			want func(o outcome) bool
+		}{
+			{5 << 30, func(o outcome) bool { return o.code == protocol.CodeInvalidArgument }},
+			{1 << 30, func(o outcome) bool { return o.code == "" && o.skipped.TooLarge == 1 && len(o.items) == 1 }},
+		} {
+			req := call{grep: &GrepArgs{Pattern: "x"}}.request(timeout)
+			req.Limits.MaxFileSize = c.size
+			line, _ := json.Marshal(req)
+			out, err := pipe(append(serveArgv(rt), "--root", "/workspace="+root), append(line, '\n'))
+			o := fromLines(out, 0)
+			ok := c.want(o) && err == nil
+			record(name, rt, fmt.Sprintf("%d GiB: code %q, %d found, %d too large, exit %v", c.size>>30, o.code, len(o.items), o.skipped.TooLarge, err), ok)
+			if !ok {
+				t.Errorf("%s, %d GiB: %v\n%.500s", rt, c.size>>30, err, out)
+			}
+		}
+	}
+}

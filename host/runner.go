@@ -175,6 +175,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("host: memory limit %d bytes, want 32 MiB to 4 GiB", c.memory)
 	case c.maxEntries < 0 || c.maxBytes < 0 || c.maxFileSize < 0:
 		return errors.New("host: budget and file size must not be negative")
+	case c.maxFileSize > protocol.MaxFileSizeCeiling:
+		return fmt.Errorf("host: file size cap %d bytes, want at most 1 GiB (a file is read whole into the module's memory)", c.maxFileSize)
 	case c.maxResultBytes < 1<<10:
 		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
 	case c.maxTextBytes < 0:

@@ -284,7 +284,8 @@ type Limits struct {
 	MaxEntries int64 `json:"max_entries,omitempty"`
 	// MaxBytes bounds file bytes read.
 	MaxBytes int64 `json:"max_bytes,omitempty"`
-	// MaxFileSize: larger files are skipped (SkippedTooLarge).
+	// MaxFileSize: larger files are skipped (SkippedTooLarge); at most
+	// MaxFileSizeCeiling.
 	MaxFileSize int64 `json:"max_file_size,omitempty"`
 	// MaxTextBytes is the longest line an item carries whole; a longer one
 	// is cut to a window around its first match ("…" where bytes were
@@ -312,6 +313,12 @@ const MaxDeadlineMS = 365 * 24 * 3600 * 1000
 // runs: Node 20's node:wasi aborts the process when the module's read buffer
 // grows to 16 MiB.
 const DefaultMaxFileSize = 8 << 20
+
+// MaxFileSizeCeiling is the largest size cap a call may ask for: the module
+// reads a file whole into memory of at most 4 GiB, and a cap of 5 GiB made
+// it allocate a 4.4 GB file's buffer and panic. A larger MaxFileSize is
+// CodeInvalidArgument.
+const MaxFileSizeCeiling = 1 << 30
 
 // Line is one line of a response. Exactly one of Item, Problem, Progress,
 // Done is set.

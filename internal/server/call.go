@@ -106,6 +106,11 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 				fmt.Sprintf("deadline_ms %d, want at most %d (a year)", l.DeadlineMS, protocol.MaxDeadlineMS))
 			return c
 		}
+		if l.MaxFileSize > protocol.MaxFileSizeCeiling {
+			c.err = protocol.NewError(protocol.CodeInvalidArgument,
+				fmt.Sprintf("max_file_size %d, want at most %d (1 GiB: a file is read whole into the module's memory)", l.MaxFileSize, protocol.MaxFileSizeCeiling))
+			return c
+		}
 		if l.DeadlineMS > 0 {
 			c.deadline = s.now().Add(time.Duration(l.DeadlineMS) * time.Millisecond)
 		}
