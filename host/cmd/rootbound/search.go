@@ -628,7 +628,7 @@ func (c commandFlags) runner(ctx context.Context, e env, root string, noIgnore b
 	// The command streams what it finds, with --json too: no cap on what
 	// one call returns, and lines are printed whole, as rg prints them.
 	maxSize := c.maxSize
-	key := fmt.Sprintf("%q %v %d %d %v ", root, c.timeout, maxSize, c.threads, noIgnore)
+	key := fmt.Sprintf("%q %s %v %d %d %v ", root, dirID(root), c.timeout, maxSize, c.threads, noIgnore)
 	// No default skips: the command lists what fd and rg list.
 	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
 		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize)).

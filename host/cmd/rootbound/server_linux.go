@@ -532,7 +532,8 @@ func (s *server) evict() {
 // handle answers one client.
 func (s *server) handle(conn *net.UnixConn) {
 	defer conn.Close()
-	if !sameUser(conn) {
+	pid := peer(conn)
+	if pid == 0 {
 		return
 	}
 	br := bufio.NewReaderSize(io.LimitReader(conn, maxRequest), 64<<10)
@@ -551,7 +552,7 @@ func (s *server) handle(conn *net.UnixConn) {
 		w.send(frameExit, []byte{0})
 		return
 	}
-	if req.Version == "" || req.Version != buildID() || req.Home != os.Getenv("HOME") || req.Config != os.Getenv("XDG_CONFIG_HOME") ||
+	if req.Version == "" || req.Version != buildID() || !sameView(pid) || req.Home != os.Getenv("HOME") || req.Config != os.Getenv("XDG_CONFIG_HOME") ||
 		len(req.Args) == 0 || !served(req.Args[0]) || !filepath.IsAbs(req.Cwd) || s.stopping() {
 		w.send(frameFallback, nil)
 		return
@@ -585,18 +586,35 @@ func (s *server) handle(conn *net.UnixConn) {
 	w.send(frameExit, []byte{byte(code)})
 }
 
-// sameUser reports whether the peer of conn runs as this process's user.
-func sameUser(conn *net.UnixConn) bool {
+// peer returns the process ID of conn's peer when it runs as this
+// process's user, else 0.
+func peer(conn *net.UnixConn) int {
 	raw, err := conn.SyscallConn()
 	if err != nil {
-		return false
+		return 0
 	}
-	same := false
+	pid := 0
 	_ = raw.Control(func(fd uintptr) {
 		cred, err := unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-		same = err == nil && cred.Uid == uint32(os.Getuid())
+		if err == nil && cred.Uid == uint32(os.Getuid()) {
+			pid = int(cred.Pid)
+		}
 	})
-	return same
+	return pid
+}
+
+// sameView reports whether process pid sees the files this process sees:
+// the same mount namespace and the same root directory. A caller in
+// another (unshare -m, a container, a chroot) may see other files under
+// the same names; its call runs in its own process.
+func sameView(pid int) bool {
+	theirs, err1 := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", pid))
+	ours, err2 := os.Readlink("/proc/self/ns/mnt")
+	if err1 != nil || err2 != nil || theirs != ours {
+		return false
+	}
+	var a, b unix.Stat_t
+	return unix.Stat(fmt.Sprintf("/proc/%d/root", pid), &a) == nil && unix.Stat("/", &b) == nil && a.Dev == b.Dev && a.Ino == b.Ino
 }
 
 // frames writes an answer's frames; its writers are safe for concurrent

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -92,6 +93,8 @@ func TestServerMatchesInProcess(t *testing.T) {
 		{"list"},
 		{"list", "-d", "2", "src"},
 		{"list", "--no-ignore", "--json"},
+		{"list", "/proc/self/cwd"}, // the server's own, were it followed
+		{"grep", "needle", "/proc/self/cwd/src"},
 		{"grep", "-n", "needle"}, // again: the runner kept
 	} {
 		var want, wantErr bytes.Buffer
@@ -379,5 +382,65 @@ func TestGoRunBuild(t *testing.T) {
 		if got := goRunBuild(tc.exe); got != tc.want {
 			t.Errorf("goRunBuild(%q) = %v, want %v", tc.exe, got, tc.want)
 		}
+	}
+}
+
+// TestServerSeesWhatTheCallerSees: the server answers what the caller's
+// own process would. A PATH that names another directory than at the
+// last call (moved, and another made in its place) is searched as it is
+// now, not through the runner of the one it named before; a caller in
+// another mount namespace (unshare -m, with a tmpfs over a directory)
+// has its call back, to run in its own process.
+func TestServerSeesWhatTheCallerSees(t *testing.T) {
+	const childEnv = "ROOTBOUND_NAMESPACE_CHILD"
+	if v := os.Getenv(childEnv); v != "" {
+		// The server takes a call only from a caller of its HOME and
+		// XDG_CONFIG_HOME (TestMain gives this process a HOME of its own).
+		f := strings.Split(v, "\n")
+		dir, tree := f[0], f[1]
+		t.Setenv("HOME", f[2])
+		t.Setenv("XDG_CONFIG_HOME", f[3])
+		if err := syscall.Mount("tmpfs", filepath.Join(tree, "private"), "tmpfs", 0, ""); err != nil {
+			t.Fatalf("mount: %v", err)
+		}
+		var out, errb bytes.Buffer
+		code, ok := callServer(dir, clientRequest{Args: []string{"grep", "-l", "SECRET"}, Cwd: tree}, &out, &errb)
+		t.Logf("taken=%v exit=%d out=%q", ok, code, out.String())
+		return
+	}
+	tree := testtree.New(t, map[string]string{"proj/old.txt": "old-token\n", "private/k.txt": "SECRET\n"})
+	dir, _ := startTestServer(t, time.Hour)
+	grep := func(args ...string) (int, string) {
+		var out, errb bytes.Buffer
+		code, ok := callServer(dir, clientRequest{Args: args, Cwd: tree}, &out, &errb)
+		if !ok {
+			t.Fatalf("%q: the server took no call", args)
+		}
+		return code, out.String()
+	}
+	if code, out := grep("grep", "-l", "old-token", "proj"); code != 0 {
+		t.Fatalf("before the move: exit %d %q", code, out)
+	}
+	if err := os.Rename(filepath.Join(tree, "proj"), filepath.Join(tree, "proj.old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(tree, "proj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := grep("grep", "-l", "old-token", "proj"); code != 1 || out != "" {
+		t.Errorf("proj moved and another made: exit %d %q, want 1 and nothing (what is there now)", code, out)
+	}
+
+	cmd := exec.Command("unshare", "-m", os.Args[0], "-test.run=^TestServerSeesWhatTheCallerSees$", "-test.v")
+	if os.Geteuid() != 0 {
+		cmd = exec.Command("unshare", "-rm", os.Args[0], "-test.run=^TestServerSeesWhatTheCallerSees$", "-test.v")
+	}
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{dir, tree, os.Getenv("HOME"), os.Getenv("XDG_CONFIG_HOME")}, "\n"))
+	out, err := cmd.CombinedOutput()
+	switch {
+	case bytes.Contains(out, []byte("mount: ")) || err != nil && !bytes.Contains(out, []byte("taken=")):
+		t.Skipf("no mount namespace here: %v\n%s", err, out)
+	case !bytes.Contains(out, []byte("taken=false")):
+		t.Errorf("a caller in another mount namespace: the server took its call\n%s", out)
 	}
 }
