@@ -1382,3 +1382,43 @@ func TestHostileHugeFile(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileDotGitCase: ".git" in any case is .git. On a file system that
+// folds case (macOS's and Windows' defaults), ".GIT/config" is
+// .git/config; the module cannot tell which kind it reads, so no spelling
+// of it is walked into or read, on any host.
+func TestHostileDotGitCase(t *testing.T) {
+	const secret = "ROOTBOUND-GITCASE-61c0"
+	root := testtree.New(t, map[string]string{".GIT/config": secret + "\n", "sub/.Git/config": secret + "\n", "ok.txt": secret[:9] + "\n"})
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	for _, c := range []struct {
+		name string
+		call call
+		want func(o outcome) bool
+	}{
+		{"grep of the root", call{grep: &GrepArgs{Pattern: "ROOTBOUND", OutputMode: protocol.ModeContent}}, func(o outcome) bool { return len(o.items) == 1 }},
+		{"glob **", call{glob: &GlobArgs{Pattern: "**"}}, func(o outcome) bool { return len(o.items) == 1 }},
+		{"read .GIT/config", call{read: &ReadArgs{Path: ".GIT/config"}}, func(o outcome) bool { return o.code == protocol.CodeOutsideRoot }},
+		{"list sub", call{list: &ListArgs{Path: "sub"}}, func(o outcome) bool { return len(o.items) == 0 }},
+	} {
+		for _, rt := range append([]string{"wazero library"}, processRuntimes(t)...) {
+			var o outcome
+			if rt == "wazero library" {
+				o = c.call.library(ctx, r)
+			} else {
+				o = c.call.serve(serveArgv(rt), root)
+			}
+			ok := !strings.Contains(o.text, secret) && c.want(o)
+			note := fmt.Sprintf("%d results, code %q", len(o.items), o.code)
+			record(".git spelled .GIT and .Git: "+c.name, rt, note, ok)
+			if !ok {
+				t.Errorf("%s, %s: %s\n%.500s", c.name, rt, note, o.text)
+			}
+		}
+	}
+}

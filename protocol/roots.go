@@ -16,7 +16,7 @@ func CheckRootNames(names []string) error {
 		if !strings.HasPrefix(name, "/") || path.Clean(name) != name || name == "/" {
 			return fmt.Errorf("root name %q, want a clean absolute path other than / (such as /workspace)", name)
 		}
-		if slices.Contains(strings.Split(name, "/"), ".git") {
+		if slices.ContainsFunc(strings.Split(name, "/"), IsDotGit) {
 			return fmt.Errorf("root name %q names .git, which is never read", name)
 		}
 		for _, o := range names[:i] {
@@ -65,7 +65,7 @@ func ResolvePath(names []string, p string) (root int, rel string, err *Error) {
 			rel = ""
 		}
 	}
-	if slices.Contains(strings.Split(rel, "/"), ".git") {
+	if slices.ContainsFunc(strings.Split(rel, "/"), IsDotGit) {
 		return 0, "", NewError(CodeOutsideRoot,
 			fmt.Sprintf("path %q is inside .git, which is never read (it can hold credentials)", p))
 	}
@@ -83,3 +83,9 @@ func SymlinkError(p, link string) *Error {
 	return NewError(CodeSymlink, fmt.Sprintf(
 		"path %q goes through %q, a symbolic link, and links are never followed: name what it points to instead", p, link))
 }
+
+// IsDotGit reports whether name is ".git" in any case: on a file system
+// that folds case (macOS's and Windows' by default) ".GIT/config" is
+// .git/config, and the module cannot tell which kind it reads. On one that
+// does not, a directory named ".GIT" is left out too, as git's own is.
+func IsDotGit(name string) bool { return strings.EqualFold(name, ".git") }

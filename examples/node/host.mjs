@@ -261,7 +261,7 @@ async function workerMain() {
 function checkRoots(roots) {
   return roots.map(([name, dir]) => {
     const real = fs.realpathSync(dir);
-    if (real.split(path.sep).includes('.git')) throw new Error(`root ${name}: ${dir} is inside .git, which is never read`);
+    if (real.split(path.sep).some((c) => c.toLowerCase() === '.git')) throw new Error(`root ${name}: ${dir} is inside .git, which is never read`);
     return [name, real];
   });
 }

@@ -83,7 +83,7 @@ func openRoot(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git") {
+	if slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), protocol.IsDotGit) {
 		return nil, fmt.Errorf("%s is inside .git, which is never read", dir)
 	}
 	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)

@@ -228,7 +228,7 @@ func (ri *rootIndex) stale(tree *nofollow.Tree, paths []string, all bool) {
 	}
 	for _, p := range paths {
 		name := path.Base(p)
-		if p == "" || slices.Contains(ignore.Files[:], name) || strings.Contains("/"+p, "/.git/") || name == ".git" {
+		if p == "" || slices.Contains(ignore.Files[:], name) || slices.ContainsFunc(strings.Split(p, "/"), protocol.IsDotGit) {
 			ri.dropTapes()
 			return
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/rootbound/rootbound/internal/meter"
 	"github.com/rootbound/rootbound/internal/nofollow"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // SkipAll, returned by File, ends the walk without an error.
@@ -132,7 +133,7 @@ func (w *Walker) dir(tpath, rel string, depth int) error {
 			return err
 		}
 		name := e.Name
-		if name == ".git" { // a repository, or a worktree's .git file
+		if protocol.IsDotGit(name) { // a repository, or a worktree's .git file
 			continue
 		}
 		childRel := name

@@ -65,7 +65,7 @@ func resolveRoot(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), isDotGit) {
+	if slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), protocol.IsDotGit) {
 		return "", fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
 	}
 	return real, nil
@@ -287,6 +287,3 @@ func parent(p string) (dir, base string) {
 	}
 	return p[:i], p[i+1:]
 }
-
-// isDotGit reports whether a component of a root's own path is ".git".
-func isDotGit(name string) bool { return name == ".git" }
