@@ -1,15 +1,19 @@
 package mcpserver
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -66,6 +70,21 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 				return
 			}
 		}
+		if r.Method == http.MethodPost {
+			// A body is held to the stdio transport's rules for a frame:
+			// the SDK took a trailing NUL, two JSON values or bytes that
+			// are not UTF-8 and answered the first value.
+			body, err := io.ReadAll(io.LimitReader(r.Body, MaxFrameBytes+1))
+			if err != nil {
+				http.Error(w, "rootbound: the request's body could not be read", http.StatusBadRequest)
+				return
+			}
+			if code, msg := badBody(body); msg != "" {
+				http.Error(w, "rootbound: "+msg, code)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		id := r.Header.Get("Mcp-Session-Id")
 		if id == "" && r.Method == http.MethodPost {
 			// Only sessions that were initialized count: a request that
@@ -94,6 +113,25 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// badBody says what is wrong with a POST's body, and the status that
+// answers it ("" if nothing is).
+func badBody(body []byte) (int, string) {
+	switch {
+	case len(body) > MaxFrameBytes:
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("a body longer than %d bytes", MaxFrameBytes)
+	case !utf8.Valid(body):
+		return http.StatusBadRequest, "a body that is not UTF-8"
+	case !json.Valid(body):
+		return http.StatusBadRequest, "a body that is not one JSON value"
+	}
+	if v := bytes.TrimSpace(body); v[0] == '{' {
+		if err := oneObject(v); err != nil {
+			return http.StatusBadRequest, err.Error()
+		}
+	}
+	return 0, ""
 }
 
 // activity is what the HTTP handler knows of each session: when it last

@@ -307,21 +307,27 @@ func TestHTTP(t *testing.T) {
 	}
 
 	post := func(origin, auth string) int {
-		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if origin != "" {
-			req.Header.Set("Origin", origin)
+		return postBody(t, ts.URL, origin, auth, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	}
+	// A body is one JSON value of UTF-8, as a stdio frame is; the SDK
+	// answered the first value of each of these (an initialize, which it
+	// takes without a session).
+	initialize := func(name string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + name + `","version":"1"}}}`
+	}
+	for _, tc := range []struct {
+		name, body string
+		want       int
+	}{
+		{"well formed", initialize("t"), http.StatusOK},
+		{"a trailing NUL", initialize("t") + "\x00", http.StatusBadRequest},
+		{"two JSON values", initialize("t") + initialize("u"), http.StatusBadRequest},
+		{"not UTF-8", initialize("\xff"), http.StatusBadRequest},
+		{"a key twice", strings.Replace(initialize("t"), `"id":1,`, `"id":1,"id":2,`, 1), http.StatusBadRequest},
+	} {
+		if got := postBody(t, ts.URL, "", "Bearer s3cret", tc.body); got != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, got, tc.want)
 		}
-		if auth != "" {
-			req.Header.Set("Authorization", auth)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
 	}
 	for _, tc := range []struct {
 		name, origin, auth string
@@ -382,4 +388,25 @@ func TestHTTPSessions(t *testing.T) {
 	if _, err := idle.ListTools(ctx, nil); err == nil {
 		t.Error("a session idle past SessionTimeout still answers")
 	}
+}
+
+// postBody posts body to url with the origin and Authorization given, and
+// returns the status.
+func postBody(t *testing.T, url, origin, auth, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
