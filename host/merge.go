@@ -1,52 +1,37 @@
 package host
 
 import (
+	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/protocol"
 )
 
 // A merger replays one instance's call over the answers of the shards of a
 // split grep (protocol/shard.go): it takes their lines in position order
-// and decides, as the module's call does, each result's fate (offset,
-// max_results, max_output_bytes), which context lines go out, the `--`
-// breaks, the byte budget, the 20 problem lines, and the counts at the
-// point where the call ends. Nothing in it waits or reads: shards.go feeds
-// it.
+// and has the page the module's call uses (internal/page) decide each
+// result's fate (offset, max_results, max_output_bytes), which context
+// lines go out and the `--` breaks; it keeps the byte budget, the 20
+// problem lines, and the counts at the point where the call ends. Nothing
+// in it waits or reads: shards.go feeds it.
 type merger struct {
 	id        string
 	offset    int
 	max       int
 	maxOutput int64
 	maxBytes  int64
-	groups    bool // context lines were asked for
-	before    int
-	after     int
+	page      page.Page[protocol.Item]
 	emit      func(raw []byte, l *protocol.Line) error
 	line      []byte
 	items     protocol.ItemWriter
 	enc       *protocol.Encoder
 	lineBuf   lineBuffer
 
-	skip      int
-	results   int
-	output    int64
-	problems  int
-	truncated bool
-	capped    bool
-	end       *protocol.Error // the byte budget, when it ended the call
-	ended     bool
+	problems int
+	end      *protocol.Error // the byte budget, when it ended the call
+	ended    bool
 
 	filesRead, bytesRead         int64
 	binary, tooLarge, unreadable int64
 	walk                         [protocol.MarkLen]int64 // the mark of the file being merged
-
-	// The file being merged: its last result sent, and context lines held
-	// until the next result says whether they go out.
-	last int
-	held []protocol.Item
-	// Breaks: the last item line written.
-	written  bool
-	lastPath protocol.Data
-	lastLine int
 }
 
 // lineBuffer is where the encoder writes one line at a time.
@@ -59,12 +44,11 @@ func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(ra
 	if m.max == 0 {
 		m.max = protocol.DefaultMaxResults
 	}
-	m.skip = m.offset
 	if l != nil {
 		m.maxOutput, m.maxBytes = l.MaxOutputBytes, l.MaxBytes
 	}
-	m.before, m.after = g.ContextLines()
-	m.groups = m.before > 0 || m.after > 0
+	before, after := g.ContextLines()
+	m.page = page.New[protocol.Item](page.Limits{Offset: m.offset, Max: m.max, Before: before, After: after, MaxOutput: m.maxOutput})
 	m.enc = protocol.NewEncoder(&m.lineBuf)
 	return m
 }
@@ -75,7 +59,7 @@ func (m *merger) mark(mark [protocol.MarkLen]int64) {
 	m.walk = mark
 	m.filesRead++
 	m.bytesRead += mark[protocol.MarkBytes]
-	m.last, m.held = 0, m.held[:0]
+	m.page.File()
 	if m.maxBytes > 0 && m.bytesRead > m.maxBytes {
 		m.end, m.ended = protocol.ErrByteBudget(m.maxBytes), true
 		return // the budget ends the call before the file is looked at
@@ -103,65 +87,43 @@ func (m *merger) skipped(skip []int64) {
 	}
 }
 
-// item takes an item line of a shard's: a result, whose fate is the
-// call's to decide, or a context line, which goes out after the last result
-// sent or before the next one, as the module's sink sends them.
+// item takes an item line of a shard's: a result, or a context line,
+// whose fate the page decides as the module's call does.
 func (m *merger) item(it *protocol.Item) error {
+	p := &m.page
 	if it.Context {
-		switch {
-		case m.last > 0 && it.LineNumber <= m.last+m.after:
+		if p.Context(it.LineNumber, *it) {
 			return m.write(it)
-		case m.before == 0:
-			return nil
-		case len(m.held) == m.before:
-			m.held = append(m.held[:0], m.held[1:]...)
 		}
-		m.held = append(m.held, *it)
 		return nil
 	}
-	switch {
-	case m.skip > 0:
-		m.skip--
-		m.held = m.held[:0]
+	switch p.Next() {
+	case page.Skipped:
 		return nil
-	case m.results == m.max:
-		m.truncated, m.ended = true, true
+	case page.Past:
+		m.ended = true
 		return nil
 	}
-	for i := range m.held {
-		if h := &m.held[i]; h.LineNumber >= it.LineNumber-m.before {
-			if err := m.write(h); err != nil || m.ended {
-				return err
-			}
+	for _, h := range p.Held(it.LineNumber) {
+		if err := m.write(&h.V); err != nil || m.ended {
+			return err
 		}
 	}
-	m.held = m.held[:0]
 	if err := m.write(it); err != nil || m.ended {
 		return err
 	}
-	m.results++
-	if it.LineNumber > 0 {
-		m.last = it.LineNumber
-	}
+	p.Sent(it.LineNumber)
 	return nil
 }
 
 // write sends an item line, or ends the call when it would take the
 // answer's item lines past maxOutput bytes.
 func (m *merger) write(it *protocol.Item) error {
-	grouped := m.groups && it.LineNumber > 0
-	it.Break = false
-	if grouped {
-		it.Break = m.written && (it.Path != m.lastPath || it.LineNumber > m.lastLine+1)
-	}
+	it.Break = m.page.Break(string(it.Path), it.LineNumber)
 	m.line = m.items.Append(m.line[:0], m.id, it)
-	if m.maxOutput > 0 && m.output+int64(len(m.line)) > m.maxOutput {
-		m.truncated, m.capped, m.ended = true, true, true
+	if !m.page.Fits(len(m.line), string(it.Path), it.LineNumber) {
+		m.ended = true
 		return nil
-	}
-	m.output += int64(len(m.line))
-	if grouped {
-		m.lastPath, m.lastLine, m.written = it.Path, it.LineNumber, true
 	}
 	return m.emit(m.line, &protocol.Line{ID: m.id, Item: it})
 }
@@ -189,7 +151,7 @@ const maxProblemLines = 20
 // truncated answer (w); ignoredBy is every shard's.
 func (m *merger) done(end *protocol.Done, ignoredBy string, w protocol.Wording) protocol.Done {
 	walk := m.walk
-	d := protocol.Done{Status: protocol.StatusComplete, Results: m.results, Truncated: m.truncated, IgnoredBy: ignoredBy}
+	d := protocol.Done{Status: protocol.StatusComplete, Results: m.page.Results(), Truncated: m.page.Truncated(), IgnoredBy: ignoredBy}
 	if end != nil {
 		d.Status, d.Error = end.Status, end.Error
 		walk = [protocol.MarkLen]int64{
@@ -208,8 +170,8 @@ func (m *merger) done(end *protocol.Done, ignoredBy string, w protocol.Wording) 
 		Hidden: walk[protocol.MarkHidden], Denied: walk[protocol.MarkDenied],
 	}
 	d.Stats = protocol.Stats{Dirs: walk[protocol.MarkDirs], Files: walk[protocol.MarkFiles], FilesRead: m.filesRead, BytesRead: m.bytesRead}
-	if m.truncated {
-		d.Narrow, d.NextOffset = w.Narrow(m.offset, m.max, m.results, m.capped, m.maxOutput)
+	if d.Truncated {
+		d.Narrow, d.NextOffset = w.Narrow(m.offset, m.max, d.Results, m.page.Capped(), m.maxOutput)
 	}
 	return d
 }

@@ -354,7 +354,7 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 	switch {
 	case l.Progress != nil:
 		if s == &c.shards[0] && c.m != nil {
-			p := protocol.Progress{Entries: l.Progress.Entries, FilesRead: c.m.filesRead, Results: c.m.results}
+			p := protocol.Progress{Entries: l.Progress.Entries, FilesRead: c.m.filesRead, Results: c.m.page.Results()}
 			pl := &protocol.Line{ID: c.id, Progress: &p}
 			b, _ := json.Marshal(pl)
 			if err := c.emit(append(b, '\n'), pl); err != nil && c.lineErr == nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rootbound/rootbound/internal/meter"
+	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/internal/walk"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -39,16 +40,15 @@ type call struct {
 	maxOutput  int64         // bytes of item lines; 0: no bound
 	progress   time.Duration // between progress lines; 0: none
 	progressAt time.Time     // when the next one is due
-	output     int64         // bytes of item lines written
 	entries    int64
 	meter      *meter.Meter
 
 	policy []protocol.RootPolicy
-	max    int  // max results
-	offset int  // results skipped before the first sent
-	skip   int  // results still to skip
-	cap    int  // results sent before the next truncates: max, or a shard's offset+max
-	capped bool // truncated by maxOutput, not by max
+	max    int // max results
+	offset int // results skipped before the first sent
+	// page decides each result's fate; its held lines are a file's, valid
+	// while the file is searched.
+	page page.Page[[]byte]
 	// wording is what the truncation notice says matched.
 	wording protocol.Wording
 	// A shard's state (protocol/shard.go): shard is nil for a whole call.
@@ -62,13 +62,7 @@ type call struct {
 	nmarks  int                      // marks in it
 	walker  *walk.Walker
 	// tape records the walk outside a file's search (tape.go), or nil.
-	tape *tape
-	// groups: context lines were asked for, so a line that does not follow
-	// the last one written (last, lastLine) starts a group (Item.Break).
-	groups   bool
-	last     protocol.Data
-	lastLine int
-	written  bool
+	tape     *tape
 	line     []byte              // the item line being written, reused
 	items    protocol.ItemWriter // item lines, a file's path encoded once
 	done     protocol.Done
@@ -167,46 +161,24 @@ func (c *call) maxResults(n int) *protocol.Error {
 	return nil
 }
 
-// setOffset validates an offset argument.
-func (c *call) setOffset(n int) *protocol.Error {
+// setOffset validates an offset argument and starts the page of results
+// past it, with before and after context lines.
+func (c *call) setOffset(n, before, after int) *protocol.Error {
 	if n < 0 || n > protocol.MaxResultsCeiling {
 		return protocol.NewError(protocol.CodeInvalidArgument,
 			fmt.Sprintf("offset %d, want 0 to %d", n, protocol.MaxResultsCeiling))
 	}
-	c.offset, c.skip, c.cap = n, n, c.max
+	c.offset = n
+	l := page.Limits{Offset: n, Max: c.max, Before: before, After: after, MaxOutput: c.maxOutput}
 	if c.shard != nil {
 		// The host applies the offset; a shard sends every result the
 		// call's page may need, and the one past it that truncates it.
 		// No output cap either: the host's decides, at the item where
 		// one instance's would, which it can only see sent.
-		c.skip, c.cap, c.maxOutput = 0, n+c.max+1, 0
+		l.Offset, l.Max, l.MaxOutput = 0, n+c.max+1, 0
 	}
+	c.page = page.New[[]byte](l)
 	return nil
-}
-
-// fate is what becomes of a result in one instance: the call decides the
-// offset, max_results and truncation, for every output mode and order. A
-// grep split across instances is decided again by the host, which replays
-// the call over the shards' lines (host/merge.go).
-type fate uint8
-
-const (
-	skipped fate = iota // before the offset: not sent
-	sent                // sent
-	past                // past max_results: the answer is truncated, and ends
-)
-
-// next decides the fate of the next result.
-func (c *call) next() fate {
-	switch {
-	case c.skip > 0:
-		c.skip--
-		return skipped
-	case c.done.Results == c.cap:
-		c.done.Truncated = true
-		return past
-	}
-	return sent
 }
 
 // check runs before each entry: the entry budget, and the meter.
@@ -235,7 +207,7 @@ func (c *call) checkClock() error {
 		// written.
 		c.progressAt = now.Add(c.progress)
 		if c.write(&protocol.Line{ID: c.id, Progress: &protocol.Progress{
-			Entries: c.entries, FilesRead: c.done.Stats.FilesRead, Results: c.done.Results}}) == nil {
+			Entries: c.entries, FilesRead: c.done.Stats.FilesRead, Results: c.done.Results + c.page.Results()}}) == nil {
 			c.writeErr = c.bw.Flush()
 		}
 	}
@@ -266,25 +238,22 @@ func (c *call) addBytes(n int64) error {
 // emit sends one result, or ends the walk when max results were sent and
 // another one turned up, or when this one would take the answer's item
 // lines past maxOutput bytes.
-func (c *call) emit(it *protocol.Item) error { return c.send(c.next(), it) }
+func (c *call) emit(it *protocol.Item) error { return c.send(c.page.Next(), it) }
 
-// send sends a result whose fate next decided.
-func (c *call) send(f fate, it *protocol.Item) error {
+// send sends a result whose fate the page decided.
+func (c *call) send(f page.Fate, it *protocol.Item) error {
 	switch f {
-	case skipped:
+	case page.Skipped:
 		return nil
-	case past:
+	case page.Past:
 		return walk.SkipAll
 	}
 	if err := c.write1(it); err != nil {
 		return err
 	}
-	c.done.Results++
+	c.page.Sent(it.LineNumber)
 	return nil
 }
-
-// emitContext sends a context line: an item, not a result.
-func (c *call) emitContext(it *protocol.Item) error { return c.write1(it) }
 
 // write1 writes an item line, or ends the walk when it would take the
 // answer's item lines past maxOutput bytes.
@@ -292,22 +261,14 @@ func (c *call) write1(it *protocol.Item) error {
 	if c.flushMarks() != nil {
 		return c.writeErr
 	}
-	grouped := c.groups && it.LineNumber > 0
-	if grouped {
-		it.Break = c.written && (it.Path != c.last || it.LineNumber > c.lastLine+1)
-	}
+	it.Break = c.page.Break(string(it.Path), it.LineNumber)
 	if c.shard == nil {
 		c.line = c.items.Append(c.line[:0], c.id, it)
 	} else {
 		c.line = c.items.AppendShard(c.line[:0], c.id, c.fileSeq, it)
 	}
-	if c.maxOutput > 0 && c.output+int64(len(c.line)) > c.maxOutput {
-		c.done.Truncated, c.capped = true, true
+	if !c.page.Fits(len(c.line), string(it.Path), it.LineNumber) {
 		return walk.SkipAll
-	}
-	c.output += int64(len(c.line))
-	if grouped {
-		c.last, c.lastLine, c.written = it.Path, it.LineNumber, true
 	}
 	c.writeErr = c.enc.Write(c.line)
 	return c.writeErr
@@ -318,8 +279,8 @@ func (c *call) write1(it *protocol.Item) error {
 // matched (w: "file matches", "files match", ...).
 func (c *call) narrow(w protocol.Wording) {
 	c.wording = w
-	if c.done.Truncated && c.shard == nil {
-		c.done.Narrow, c.done.NextOffset = w.Narrow(c.offset, c.max, c.done.Results, c.capped, c.maxOutput)
+	if c.page.Truncated() && c.shard == nil {
+		c.done.Narrow, c.done.NextOffset = w.Narrow(c.offset, c.max, c.page.Results(), c.page.Capped(), c.maxOutput)
 	}
 }
 
@@ -401,6 +362,10 @@ func (c *call) end(err error, w *walk.Walker) {
 // finish writes the final line and flushes.
 func (c *call) finish() error {
 	d := c.done
+	// The index counts what it indexed; every other tool's results are
+	// its page's.
+	d.Results += c.page.Results()
+	d.Truncated = d.Truncated || c.page.Truncated()
 	switch {
 	case c.err == nil:
 		d.Status = protocol.StatusComplete

@@ -25,7 +25,7 @@ func (s *Server) list(c *call, a *protocol.ListArgs) {
 		return
 	}
 	defer sc.close()
-	if c.err = c.setOffset(a.Offset); c.err != nil {
+	if c.err = c.setOffset(a.Offset, 0, 0); c.err != nil {
 		return
 	}
 	filter, perr := s.excluding(nil, a.Exclude, sc, false, c)

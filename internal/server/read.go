@@ -8,6 +8,7 @@ import (
 
 	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/nofollow"
+	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/internal/search"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -99,29 +100,39 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		total++
 	}
 	c.done.Lines = total
-	line, sentBytes := 1, 0
-	for len(data) > 0 && line < offset+limit {
+	// The page's results are lines: offset-1 skipped, limit sent, and the
+	// next one truncates; the text bytes are read's own bound.
+	c.page = page.New[[]byte](page.Limits{Offset: offset - 1, Max: limit, MaxOutput: c.maxOutput})
+	p := &c.page
+	line, sentBytes, cut := 1, 0, false
+	for ; len(data) > 0; line++ {
 		text, rest, _ := bytes.Cut(data, []byte{'\n'})
-		if line >= offset {
-			it := protocol.Item{Path: protocol.Data(display), LineNumber: line}
-			t, _ := snippetSpans(text, nil, c.maxText, nil)
-			if c.done.Results > 0 && sentBytes+len(t)+1 > maxBytes {
-				break
-			}
-			d := protocol.Data(t)
-			it.Text = &d
-			if err := c.write1(&it); err != nil {
-				if c.writeErr != nil {
-					c.err = protocol.AsError(err)
-				}
-				break
-			}
-			sentBytes += len(t) + 1
-			c.done.Results++
+		data = rest
+		f := p.Next()
+		if f == page.Skipped {
+			continue
 		}
-		data, line = rest, line+1
+		if f == page.Past {
+			cut = true
+			break
+		}
+		t, _ := snippetSpans(text, nil, c.maxText, nil)
+		if p.Results() > 0 && sentBytes+len(t)+1 > maxBytes {
+			cut = true
+			break
+		}
+		d := protocol.Data(t)
+		it := protocol.Item{Path: protocol.Data(display), LineNumber: line, Text: &d}
+		if err := c.send(f, &it); err != nil {
+			if c.writeErr != nil {
+				c.err = protocol.AsError(err)
+			}
+			cut = true
+			break
+		}
+		sentBytes += len(t) + 1
 	}
-	if last := offset + c.done.Results - 1; c.done.Results > 0 && last < total {
+	if last := offset + p.Results() - 1; cut && p.Results() > 0 {
 		c.done.Truncated, c.done.NextOffset = true, last+1
 		c.done.Narrow = fmt.Sprintf("%s has %d lines; this answer ends at line %d: read on with offset: %d", match.Quote(display), total, last, last+1)
 	}

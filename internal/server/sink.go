@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rootbound/rootbound/internal/match"
+	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/internal/search"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -55,12 +56,10 @@ func grepOptions(a *protocol.GrepArgs) (protocol.OutputMode, search.Options, *pr
 // sink turns what the searcher finds in one file into items: the printer
 // of the module, one for every output mode.
 type sink struct {
-	c      *call
-	mode   protocol.OutputMode
-	only   bool // each match its own item
-	before int  // before-context asked for
-	after  int  // after-context asked for
-	multi  bool // a multiline search: count the lines matches start in
+	c     *call
+	mode  protocol.OutputMode
+	only  bool // each match its own item
+	multi bool // a multiline search: count the lines matches start in
 	// maxColumns, if positive: a line longer than this is sent without
 	// its text (rg -M).
 	maxColumns int
@@ -75,10 +74,7 @@ type sink struct {
 	data  []byte // the file's text, looked at for a NUL at the first match
 	nulAt int    // where data has a NUL past the first BinarySniffBytes; -1: none
 	count int
-	last  int // the line number of the file's last result sent
 	err   error
-	// Before-context held until its result is sent (Context).
-	held []heldLine
 	// The item being sent, its text and spans: one of each, reused from
 	// line to line, since write1 encodes an item before the next is made
 	// (a grep of the Go tree for "return" sends 165,000).
@@ -87,14 +83,10 @@ type sink struct {
 	subs   []protocol.Span
 }
 
-type heldLine struct {
-	number int
-	line   []byte
-}
-
 // start readies the sink for a file of text data.
 func (s *sink) start(path protocol.Data, data []byte) {
-	s.path, s.data, s.nulAt, s.count, s.last, s.held = path, data, -1, 0, 0, s.held[:0]
+	s.path, s.data, s.nulAt, s.count = path, data, -1, 0
+	s.c.page.File()
 }
 
 // binary looks, at a file's first match, for a NUL byte past the first
@@ -187,46 +179,36 @@ func (s *sink) Matched(number int, line []byte, spans [][2]int, starts int) bool
 // result sends a matching line (or match), after the held lines that are
 // its before-context, or skips it.
 func (s *sink) result(number int, line []byte, spans [][2]int) bool {
-	f := s.c.next()
-	if f == sent {
-		for _, h := range s.held {
-			if h.number >= number-s.before && !s.context(h.number, h.line) {
+	p := &s.c.page
+	f := p.Next()
+	if f == page.Sent {
+		for _, h := range p.Held(number) {
+			if !s.context(h.Line, h.V) {
 				return false
 			}
 		}
 	}
-	s.held = s.held[:0]
-	if f == skipped {
+	if f == page.Skipped {
 		return true
 	}
 	s.it = protocol.Item{Path: s.path, LineNumber: number}
 	s.err = s.c.send(f, s.line(line, spans))
-	s.last = number
 	return s.err == nil
 }
 
-// Context implements search.Sink. A line within after lines of the last
-// result sent goes out at once; any other is before-context of a result to
-// come, held (the last before of them; their bytes stay valid while this
-// file is searched) until that result says whether it is sent: not when it
-// is skipped (an offset) or past max_results.
+// Context implements search.Sink: the page says whether the line goes out
+// now or is held (its bytes stay valid while this file is searched) for
+// the result it may come before.
 func (s *sink) Context(number int, line []byte) bool {
-	if s.last > 0 && number <= s.last+s.after {
+	if s.c.page.Context(number, line) {
 		return s.context(number, line)
 	}
-	if s.before == 0 {
-		return true
-	}
-	if len(s.held) == s.before {
-		s.held = append(s.held[:0], s.held[1:]...)
-	}
-	s.held = append(s.held, heldLine{number, line})
 	return true
 }
 
 func (s *sink) context(number int, line []byte) bool {
 	s.it = protocol.Item{Path: s.path, LineNumber: number, Context: true}
-	s.err = s.c.emitContext(s.line(line, nil))
+	s.err = s.c.write1(s.line(line, nil))
 	return s.err == nil
 }
 

@@ -55,7 +55,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		return
 	}
 	defer sc.close()
-	if c.err = c.setOffset(a.Offset); c.err != nil {
+	if c.err = c.setOffset(a.Offset, 0, 0); c.err != nil {
 		return
 	}
 	pattern, perr := s.globArg(a.Pattern, sc, true)
@@ -132,7 +132,7 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		err = ferr
 	}
 	c.end(err, w)
-	if c.done.Truncated {
+	if c.page.Truncated() {
 		one, many := "file matches", "files match"
 		if kinds.dir || kinds.link {
 			one, many = "path matches", "paths match"
@@ -199,7 +199,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		return
 	}
 	defer sc.close()
-	if c.err = c.setOffset(a.Offset); c.err != nil {
+	if c.err = c.setOffset(a.Offset, so.Before, so.After); c.err != nil {
 		return
 	}
 	filter, perr := s.globArgs(a.Glob, sc, false, c.meter)
@@ -223,8 +223,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
-	c.groups = a.Context > 0 || a.BeforeContext > 0 || a.AfterContext > 0
-	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, before: so.Before, after: so.After, multi: a.Multiline, text: a.Text, exclude: exclude}
+	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, multi: a.Multiline, text: a.Text, exclude: exclude}
 	sniff := protocol.BinarySniffBytes
 	if a.Text {
 		sniff = 0
