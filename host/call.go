@@ -263,8 +263,11 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 		r.discard(inst)
 		return failed(protocol.CodeInternal, "the module is gone: "+exitText(inst)), nil
 	}
+	// results counts the results handed on, for an answer the host ends
+	// itself: the module's own count is lost with it.
+	results := 0
 	partial := func(code, msg string) Done {
-		return Done{Status: StatusPartial, Error: newError(code, msg)}
+		return Done{Status: StatusPartial, Results: results, Error: newError(code, msg)}
 	}
 	timer := time.NewTimer(time.Until(deadline) + graceAnswer)
 	defer timer.Stop()
@@ -349,6 +352,8 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 		if lineErr == nil {
 			if lineErr = onLine(raw, &l); lineErr != nil {
 				interrupt()
+			} else if l.Item != nil && !l.Item.Context {
+				results++
 			}
 		}
 	}

@@ -190,17 +190,23 @@ func TestMemoryCap(t *testing.T) {
 		f.Write(line)
 	}
 	f.Close()
-	r := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithMemoryLimit(32<<20).WithMaxFileSize(1<<30))
-	res, err := r.Grep(context.Background(), host.GrepArgs{Pattern: "needle"})
-	if code(err) != protocol.CodeMemory || res.Done.Status != protocol.StatusPartial {
-		t.Fatalf("err %v status %s, want a memory error", err, res.Done.Status)
-	}
-	if got := paths(res); !reflect.DeepEqual(got, []string{"a.txt"}) {
-		t.Errorf("partial results %q, want a.txt (found before the big file)", got)
-	}
-	res, err = r.Glob(context.Background(), host.GlobArgs{Pattern: "*.txt"})
-	if err != nil || len(res.Items) != 2 {
-		t.Errorf("next call: %v, %q", err, paths(res))
+	// One instance, and a grep split across two (the host's merge).
+	for _, parallelism := range []int{1, 2} {
+		r := newRunner(t, host.NewConfig().WithRoot("/w", dir).WithMemoryLimit(32<<20).WithMaxFileSize(1<<30).WithParallelism(parallelism))
+		res, err := r.Grep(context.Background(), host.GrepArgs{Pattern: "needle"})
+		if code(err) != protocol.CodeMemory || res.Done.Status != protocol.StatusPartial {
+			t.Fatalf("parallelism %d: err %v status %s, want a memory error", parallelism, err, res.Done.Status)
+		}
+		if got := paths(res); !reflect.DeepEqual(got, []string{"a.txt"}) {
+			t.Errorf("parallelism %d: partial results %q, want a.txt (found before the big file)", parallelism, got)
+		}
+		if res.Done.Results != 1 {
+			t.Errorf("parallelism %d: the answer counts %d results, want the 1 handed on before the module died", parallelism, res.Done.Results)
+		}
+		res, err = r.Glob(context.Background(), host.GlobArgs{Pattern: "*.txt"})
+		if err != nil || len(res.Items) != 2 {
+			t.Errorf("parallelism %d: next call: %v, %q", parallelism, err, paths(res))
+		}
 	}
 }
 
