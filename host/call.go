@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,10 +32,12 @@ type Result struct {
 	Hint string
 
 	// For Text: the search path's root hides hidden files; each match is a
-	// result; the results skipped before these; grep's patterns beyond
-	// Pattern.
-	hides, only  bool
-	offset, more int
+	// result; a glob finds directories or links too; the results skipped
+	// before these, at most how many were asked for; grep's patterns
+	// beyond Pattern; the bytes of results this host takes from one call.
+	hides, only, paths bool
+	offset, max, more  int
+	capBytes           int64
 }
 
 // Err returns the call's typed error (*Error), or nil when it completed.
@@ -125,7 +128,8 @@ func (r *Runner) GrepEach(ctx context.Context, args GrepArgs, fn func(Item) erro
 }
 
 func (r *Runner) globResult(args GlobArgs) *Result {
-	return &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), offset: args.Offset}
+	return &Result{Tool: "glob", Pattern: args.Pattern, Path: r.where(args.Path), offset: args.Offset,
+		paths: args.IncludeDirs || slices.ContainsFunc(args.EntryType, func(t string) bool { return t != "file" })}
 }
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
@@ -199,8 +203,15 @@ func (r *Runner) do(ctx context.Context, start time.Time, res *Result, req proto
 		return nil
 	})
 	if held > r.cfg.maxResultBytes && res.Done.Error == nil {
-		res.Done.Truncated = true
-		res.Done.Narrow = fmt.Sprintf("the results passed the %d bytes this host keeps from one call: narrow the pattern or the path", r.cfg.maxResultBytes)
+		// A module that did not keep to MaxOutputBytes: the page ends
+		// at the last result kept.
+		kept := 0
+		for _, it := range res.Items {
+			if !it.Context {
+				kept++
+			}
+		}
+		res.Done.Truncated, res.Done.Capped, res.Done.NextOffset = true, true, res.offset+kept
 	}
 	return res, res.Err()
 }

@@ -147,9 +147,9 @@ const maxProblemLines = 20
 
 // done is the call's final line: the walk's counts where it ended (end,
 // the shard's final line that ended it, or, when the merger ended it, the
-// mark of the file it ended in), the files' own, and the notice of a
-// truncated answer (w); ignoredBy is every shard's.
-func (m *merger) done(end *protocol.Done, ignoredBy string, w protocol.Wording) protocol.Done {
+// mark of the file it ended in), the files' own, and where a truncated
+// answer's next page starts; ignoredBy is every shard's.
+func (m *merger) done(end *protocol.Done, ignoredBy string) protocol.Done {
 	walk := m.walk
 	d := protocol.Done{Status: protocol.StatusComplete, Results: m.page.Results(), Truncated: m.page.Truncated(), IgnoredBy: ignoredBy}
 	if end != nil {
@@ -171,7 +171,7 @@ func (m *merger) done(end *protocol.Done, ignoredBy string, w protocol.Wording) 
 	}
 	d.Stats = protocol.Stats{Dirs: walk[protocol.MarkDirs], Files: walk[protocol.MarkFiles], FilesRead: m.filesRead, BytesRead: m.bytesRead}
 	if d.Truncated {
-		d.Narrow, d.NextOffset = w.Narrow(m.offset, m.max, d.Results, m.page.Capped(), m.maxOutput)
+		d.Capped, d.NextOffset = m.page.Capped(), m.offset+d.Results
 	}
 	return d
 }

@@ -37,9 +37,10 @@ func page(t *testing.T, call func(offset int) (*host.Result, error)) (items []st
 		if !res.Done.Truncated {
 			return items, pages
 		}
-		m := nextOffset.FindStringSubmatch(res.Done.Narrow)
-		if m == nil {
-			t.Fatalf("a truncated page without the next offset: %q", res.Done.Narrow)
+		// The notice a model reads gives the next offset, as done does.
+		m := nextOffset.FindStringSubmatch(res.Text())
+		if m == nil || res.Done.NextOffset != offset+res.Done.Results {
+			t.Fatalf("a truncated page without the next offset: next_offset %d, %q", res.Done.NextOffset, res.Text())
 		}
 		next, _ := strconv.Atoi(m[1])
 		if next != offset+res.Done.Results {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -221,6 +222,7 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling // each result is handed over, none held: every one
 		}
+		res.max = wire.MaxResults
 		req.Glob = &wire
 	case p.grep != nil:
 		res = p.r.grepResult(*p.grep)
@@ -228,6 +230,7 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling
 		}
+		res.max = wire.MaxResults
 		req.Grep = &wire
 	case p.read != nil:
 		res = &Result{Tool: "read", Path: p.read.Path, offset: p.read.Offset}
@@ -238,9 +241,12 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 		if each != nil && wire.MaxResults == 0 {
 			wire.MaxResults = protocol.MaxResultsCeiling
 		}
+		res.max = wire.MaxResults
 		req.List = &wire
 	}
 	res.hides = p.r.cfg.policies[p.reads[0].Root].HideHidden
+	res.max = cmp.Or(res.max, protocol.DefaultMaxResults)
+	res.capBytes = p.r.cfg.maxResultBytes
 	if guard := p.r.cfg.guard; guard != nil {
 		if err := guard(ctx, p.tool, p.Reads()); err != nil {
 			res.Done = failed(CodeDenied, fmt.Sprintf("reading %s was denied: %v (the readable roots: %s)", readsText(p.reads), err, strings.Join(p.r.rootNames(), ", ")))

@@ -65,18 +65,18 @@ func (r *Result) Text() string {
 			fmt.Fprintf(&b, "[Hint: %s.]\n", r.Hint)
 		}
 	}
-	r.notices(&b)
+	r.notices(&b, w)
 	return b.String()
 }
 
 // notices writes what follows the results: the truncation notice, a
 // partial call's error, the problems, what was skipped and why.
-func (r *Result) notices(b *strings.Builder) {
+func (r *Result) notices(b *strings.Builder, w words) {
 	d := r.Done
 	if d.Truncated && r.Tool == "read" && d.NextOffset > 0 {
 		fmt.Fprintf(b, "[Truncated: the file has %s; this answer ends at line %d: "+printer.Model.Offset+" to read on.]\n",
 			printer.Count(int64(d.Lines), "1 line", "lines"), d.NextOffset-1, d.NextOffset)
-	} else if d.Truncated {
+	} else if d.Truncated && w.matched != nil {
 		shown := fmt.Sprintf("the first %d results", d.Results)
 		if d.Results == 1 {
 			shown = "the first result"
@@ -84,7 +84,10 @@ func (r *Result) notices(b *strings.Builder) {
 		if r.offset > 0 {
 			shown = fmt.Sprintf("results %d to %d", r.offset+1, r.offset+d.Results)
 		}
-		fmt.Fprintf(b, "[Truncated: showing %s; %s.]\n", shown, d.Narrow)
+		one, many := w.matched(r)
+		fmt.Fprintf(b, "[Truncated: showing %s; %s.]\n", shown, printer.Model.Narrow(printer.Truncation{
+			One: one, Many: many, Where: escape.Path(r.Path), How: w.how,
+			Offset: r.offset, Max: r.max, Results: d.Results, Next: d.NextOffset, Capped: d.Capped, CapBytes: r.capBytes}))
 	}
 	if d.Error != nil {
 		fmt.Fprintf(b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
@@ -123,6 +126,28 @@ func grepFound(r *Result, n int) string {
 		return plural(n, "file", "files") + " without a match for"
 	}
 	return plural(n, "file", "files") + " with matches for"
+}
+
+// globMatched is what one and many of a glob's results are, with its
+// pattern.
+func globMatched(r *Result) (string, string) {
+	one, many := "file matches", "files match"
+	if r.paths {
+		one, many = "path matches", "paths match"
+	}
+	q := " " + match.Quote(r.Pattern)
+	return one + q, many + q
+}
+
+// grepMatched is what one and many of a grep's results are.
+func grepMatched(r *Result) (string, string) {
+	switch {
+	case r.Mode == protocol.ModeContent && r.only:
+		return "match", "matches"
+	case r.Mode == protocol.ModeContent:
+		return "line matches", "lines match"
+	}
+	return "file matches", "files match"
 }
 
 // patterns names the call's patterns: the first, quoted, and how many more.
@@ -168,7 +193,7 @@ func (r *Result) readText(b *strings.Builder) {
 	for _, it := range r.Items {
 		p.Write(it)
 	}
-	r.notices(b)
+	r.notices(b, words{}) // a read's own notice needs no words
 }
 
 func plural(n int, one, many string) string { return printer.Plural(int64(n), one, many) }

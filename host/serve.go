@@ -141,7 +141,7 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 	}
 	// The host ended the request: its final line says why.
 	done.Results = results
-	wire := protocol.Done{Status: done.Status, Error: done.Error, Results: done.Results, Truncated: done.Truncated, Narrow: done.Narrow, NextOffset: done.NextOffset,
+	wire := protocol.Done{Status: done.Status, Error: done.Error, Results: done.Results, Truncated: done.Truncated, Capped: done.Capped, NextOffset: done.NextOffset,
 		Skipped: done.Skipped, Stats: done.Stats}
 	if err := enc.Encode(&protocol.Line{ID: req.ID, Done: &wire}); err != nil {
 		return err

@@ -193,11 +193,10 @@ func (c *shardCall) final(end *shardLine, memory uint64) (wire protocol.Done, ra
 		return *end.line.Done, end.raw
 	}
 	var endDone *protocol.Done
-	var w protocol.Wording
 	ignoredBy := ""
 	for i := range c.shards {
 		if d := c.shards[i].done; d != nil && d.Shard != nil {
-			w, ignoredBy = d.Shard.Wording(), d.IgnoredBy
+			ignoredBy = d.IgnoredBy
 			break
 		}
 	}
@@ -212,7 +211,7 @@ func (c *shardCall) final(end *shardLine, memory uint64) (wire protocol.Done, ra
 			endDone = end.line.Done
 		}
 	}
-	return c.m.done(endDone, ignoredBy, w), nil
+	return c.m.done(endDone, ignoredBy), nil
 }
 
 // merge feeds the merger the shards' lines in position order until the

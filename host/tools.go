@@ -62,20 +62,29 @@ type words struct {
 	none string
 	// text, if set, writes the whole answer (read's numbered lines).
 	text func(r *Result, b *strings.Builder)
+	// matched names, for a truncated answer's notice, what one result
+	// and many are ("line matches", "lines match"); how says how to get
+	// fewer.
+	matched func(r *Result) (one, many string)
+	how     string
 }
 
 // tools are the tools, in the order Specs lists them.
 var tools = []*tool{
 	newTool("glob", options.Glob, globDescription, (*Runner).PrepareGlob, words{
 		found:        func(_ *Result, n int) string { return plural(n, "file", "files") + " matching" },
-		withPatterns: true, none: "No files match %s in %s."}),
+		withPatterns: true, none: "No files match %s in %s.",
+		matched: globMatched, how: "narrow the pattern or the path"}),
 	newTool("grep", options.Grep, grepDescription, (*Runner).PrepareGrep, words{
-		found: grepFound, withPatterns: true, none: "No matches for %s in %s."}),
+		found: grepFound, withPatterns: true, none: "No matches for %s in %s.",
+		matched: grepMatched, how: "narrow the pattern, the path or the glob filter"}),
 	newTool("read", options.Read, readDescription, (*Runner).PrepareRead, words{
 		text: (*Result).readText}),
 	newTool("list", options.List, listDescription, (*Runner).PrepareList, words{
-		found: func(_ *Result, n int) string { return plural(n, "entry", "entries") },
-		none:  "No entries in %s."}),
+		found:   func(_ *Result, n int) string { return plural(n, "entry", "entries") },
+		none:    "No entries in %s.",
+		matched: func(*Result) (string, string) { return "entry", "entries" },
+		how:     "list a directory below it, or with a lower depth"}),
 }
 
 // toolNamed is the row of the tool of that name.

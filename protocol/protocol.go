@@ -294,7 +294,7 @@ type Limits struct {
 	MaxTextBytes int64 `json:"max_text_bytes,omitempty"`
 	// MaxOutputBytes bounds the bytes of the item lines of one answer: a
 	// host that holds a call's results holds at most this much (Truncated
-	// and Narrow say so when it is reached).
+	// and Capped say so when it is reached).
 	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
 	// ProgressMS, if positive, asks for a Progress line at most this
 	// often while the call runs (a host that shows progress; answers
@@ -401,12 +401,13 @@ type Done struct {
 	Status  string `json:"status"`
 	Error   *Error `json:"error,omitempty"`
 	Results int    `json:"results"`
-	// Truncated is true when more results existed than MaxResults; Narrow
-	// then says how to get fewer.
-	Truncated bool   `json:"truncated"`
-	Narrow    string `json:"narrow,omitempty"`
-	// NextOffset, when truncated by MaxResults, is the offset of the next
-	// page: the same call with it continues where this one stopped.
+	// Truncated is true when more results existed than MaxResults, or
+	// when their item lines would have passed MaxOutputBytes (Capped).
+	// The module sends these facts; a host words them for its reader.
+	Truncated bool `json:"truncated"`
+	Capped    bool `json:"capped,omitempty"`
+	// NextOffset, when truncated, is the offset of the next page: the same
+	// call with it continues where this one stopped.
 	NextOffset int     `json:"next_offset,omitempty"`
 	Skipped    Skipped `json:"skipped"`
 	Stats      Stats   `json:"stats"`

@@ -61,18 +61,11 @@ func (s *Shard) Check() *Error {
 func (s *Shard) Owns(seq int64) bool { return seq%int64(s.Count) == int64(s.Index) }
 
 // ShardEnd is where a shard stopped: before the file at position At, or,
-// Within, while searching it; and the words of a truncation notice.
+// Within, while searching it.
 type ShardEnd struct {
-	At     int64  `json:"at"`
-	Within bool   `json:"within,omitempty"`
-	One    string `json:"one"`
-	Many   string `json:"many"`
-	Where  string `json:"where"`
-	How    string `json:"how"`
+	At     int64 `json:"at"`
+	Within bool  `json:"within,omitempty"`
 }
-
-// Wording is the words of a truncation notice.
-func (e *ShardEnd) Wording() Wording { return Wording{e.One, e.Many, e.Where, e.How} }
 
 // Mark's fields, by index.
 const (
@@ -99,30 +92,6 @@ const (
 	SkipUnreadable
 	SkipLen
 )
-
-// Wording is what a truncation notice says: what matched, one and many
-// ("line matches", "lines match"), where, and how to get fewer.
-type Wording struct {
-	One   string `json:"one"`
-	Many  string `json:"many"`
-	Where string `json:"where"`
-	How   string `json:"how"`
-}
-
-// Narrow is the notice of a truncated answer and the offset of its next
-// page: the answer skipped offset results and sent results of at most max;
-// capped, it stopped at maxOutput bytes of item lines instead.
-func (w Wording) Narrow(offset, max, results int, capped bool, maxOutput int64) (string, int) {
-	next := offset + results
-	if capped {
-		return fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or pass offset: %d for the next page", maxOutput, results, w.Many, w.Where, w.How, next), next
-	}
-	what := w.Many
-	if offset+max == 1 {
-		what = w.One
-	}
-	return fmt.Sprintf("more than %d %s in %s: %s, raise max_results, or pass offset: %d for the next page", offset+max, what, w.Where, w.How, next), next
-}
 
 // ErrEntryBudget and ErrByteBudget are the errors of a spent work budget.
 func ErrEntryBudget(max int64) *Error {

@@ -58,7 +58,7 @@ export interface Done {
   error?: CallError;
   results: number;
   truncated: boolean;
-  narrow?: string;
+  capped?: boolean;
   next_offset?: number;
   skipped: Skipped;
   stats: { dirs: number; files: number; files_read: number; bytes_read: number };

@@ -289,7 +289,7 @@ const outputSchema = `{
       "status": {"type": "string", "enum": ["complete", "partial", "failed"]},
       "results": {"type": "integer"},
       "truncated": {"type": "boolean"},
-      "narrow": {"type": "string"},
+      "capped": {"type": "boolean"},
       "next_offset": {"type": "integer"},
       "lines": {"type": "integer"}
     }, "required": ["status", "results", "truncated"]}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,8 +50,6 @@ type call struct {
 	// page decides each result's fate; its held lines are a file's, valid
 	// while the file is searched.
 	page page.Page[[]byte]
-	// wording is what the truncation notice says matched.
-	wording protocol.Wording
 	// A shard's state (protocol/shard.go): shard is nil for a whole call.
 	shard   *protocol.Shard
 	pos     int64                    // position of the next file the search takes
@@ -274,16 +273,6 @@ func (c *call) write1(it *protocol.Item) error {
 	return c.writeErr
 }
 
-// narrow words the notice of a truncated answer ("more than 100 lines
-// match in ...") and the offset of the next page, from what the tool says
-// matched (w: "file matches", "files match", ...).
-func (c *call) narrow(w protocol.Wording) {
-	c.wording = w
-	if c.page.Truncated() && c.shard == nil {
-		c.done.Narrow, c.done.NextOffset = w.Narrow(c.offset, c.max, c.page.Results(), c.page.Capped(), c.maxOutput)
-	}
-}
-
 func (c *call) write(l *protocol.Line) error {
 	if c.flushMarks() == nil {
 		c.writeErr = c.enc.Encode(l)
@@ -365,7 +354,12 @@ func (c *call) finish() error {
 	// The index counts what it indexed; every other tool's results are
 	// its page's.
 	d.Results += c.page.Results()
-	d.Truncated = d.Truncated || c.page.Truncated()
+	if c.page.Truncated() {
+		// Facts, which a host words: the next page starts past what
+		// was sent (a read sets its own, in lines).
+		d.Truncated, d.Capped = true, c.page.Capped()
+		d.NextOffset = cmp.Or(d.NextOffset, c.offset+d.Results)
+	}
 	switch {
 	case c.err == nil:
 		d.Status = protocol.StatusComplete
@@ -381,9 +375,8 @@ func (c *call) finish() error {
 		d.Skipped.Binary -= c.own.Binary
 		d.Skipped.TooLarge -= c.own.TooLarge
 		d.Skipped.Unreadable -= c.own.Unreadable
-		d.Truncated = false
-		w := c.wording
-		d.Shard = &protocol.ShardEnd{At: c.pos, Within: c.within, One: w.One, Many: w.Many, Where: w.Where, How: w.How}
+		d.Truncated, d.NextOffset = false, 0
+		d.Shard = &protocol.ShardEnd{At: c.pos, Within: c.within}
 	}
 	if c.flushMarks() != nil {
 		return c.writeErr

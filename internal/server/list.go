@@ -54,7 +54,6 @@ func (s *Server) list(c *call, a *protocol.ListArgs) {
 		return c.emit(&protocol.Item{Path: protocol.Data(sc.display(rel)), Kind: protocol.KindSymlink})
 	}
 	c.end(sc.walk(w), w)
-	c.narrow(protocol.Wording{One: "entry", Many: "entries", Where: sc.label(), How: "list a directory below it, or with a lower depth"})
 }
 
 // excluding adds to filter (which may be nil) the exclusions of a glob or

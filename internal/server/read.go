@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/internal/nofollow"
 	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/internal/search"
@@ -132,8 +131,8 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		}
 		sentBytes += len(t) + 1
 	}
-	if last := offset + p.Results() - 1; cut && p.Results() > 0 {
-		c.done.Truncated, c.done.NextOffset = true, last+1
-		c.done.Narrow = fmt.Sprintf("%s has %d lines; this answer ends at line %d: read on with offset: %d", match.Quote(display), total, last, last+1)
+	if cut && p.Results() > 0 {
+		// Lines to read on from: the host words it with done.lines.
+		c.done.Truncated, c.done.NextOffset = true, offset+p.Results()
 	}
 }

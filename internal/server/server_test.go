@@ -171,8 +171,8 @@ func TestServe(t *testing.T) {
 			if code != tt.code {
 				t.Errorf("code %q, want %q", code, tt.code)
 			}
-			if done.Truncated != tt.trunc || (tt.trunc && done.Narrow == "") {
-				t.Errorf("truncated %v (narrow %q), want %v", done.Truncated, done.Narrow, tt.trunc)
+			if done.Truncated != tt.trunc || (tt.trunc && done.NextOffset != len(tt.want)) {
+				t.Errorf("truncated %v (next offset %d), want %v", done.Truncated, done.NextOffset, tt.trunc)
 			}
 			if done.Results != len(tt.want) {
 				t.Errorf("done.results %d, want %d", done.Results, len(tt.want))

@@ -132,13 +132,6 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		err = ferr
 	}
 	c.end(err, w)
-	if c.page.Truncated() {
-		one, many := "file matches", "files match"
-		if kinds.dir || kinds.link {
-			one, many = "path matches", "paths match"
-		}
-		c.narrow(protocol.Wording{One: one + " " + match.Quote(a.Pattern), Many: many + " " + match.Quote(a.Pattern), Where: sc.label(), How: "narrow the pattern or the path"})
-	}
 }
 
 // kinds are the kinds of entries a glob finds.
@@ -333,12 +326,4 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 		err = s.walkTaped(c, sc, w, tapeKey(c, sc, "grep", grepPick(a), a.Glob, a.Iglob), gi)
 	}
 	c.end(err, w)
-	one, many := "file matches", "files match"
-	switch {
-	case mode == protocol.ModeContent && a.OnlyMatching:
-		one, many = "match", "matches"
-	case mode == protocol.ModeContent:
-		one, many = "line matches", "lines match"
-	}
-	c.narrow(protocol.Wording{One: one, Many: many, Where: sc.label(), How: "narrow the pattern, the path or the glob filter"})
 }

@@ -248,14 +248,43 @@ type Vocab struct {
 	NoIgnore, Hidden string
 	// Offset: how to ask for the page at an offset (a format with %d).
 	Offset string
+	// MaxResults: how to ask for more results at once.
+	MaxResults string
 }
 
 // Model and Shell are the two vocabularies: the tools' arguments, the
 // command's flags.
 var (
-	Model = Vocab{NoIgnore: "pass no_ignore: true to include them", Hidden: "pass hidden: true to include them", Offset: "pass offset: %d"}
-	Shell = Vocab{NoIgnore: "--no-ignore includes them", Offset: "--offset %d"}
+	Model = Vocab{NoIgnore: "pass no_ignore: true to include them", Hidden: "pass hidden: true to include them", Offset: "pass offset: %d", MaxResults: "raise max_results"}
+	Shell = Vocab{NoIgnore: "--no-ignore includes them", Offset: "--offset %d", MaxResults: "raise --max-results"}
 )
+
+// Truncation is what the notice of a truncated answer tells, from the
+// facts the module sends (done's truncated, capped, next_offset) and the
+// call's: what matched, one and many ("line matches", "lines match");
+// where; how to get fewer; the results skipped (Offset), asked for (Max)
+// and sent; and, when the output byte cap cut the answer (Capped), the cap.
+type Truncation struct {
+	One, Many, Where, How      string
+	Offset, Max, Results, Next int
+	Capped                     bool
+	CapBytes                   int64
+}
+
+// Narrow says, in v's words, why an answer was truncated and how to get
+// the rest: fewer results, more at once, or the next page.
+func (v Vocab) Narrow(t Truncation) string {
+	next := fmt.Sprintf(v.Offset, t.Next)
+	if t.Capped {
+		return fmt.Sprintf("the results filled the %d bytes this host takes from one call after %d of them (%s in %s): %s, or %s for the next page",
+			t.CapBytes, t.Results, t.Many, t.Where, t.How, next)
+	}
+	what := t.Many
+	if t.Offset+t.Max == 1 {
+		what = t.One
+	}
+	return fmt.Sprintf("more than %d %s in %s: %s, %s, or %s for the next page", t.Offset+t.Max, what, t.Where, t.How, v.MaxResults, next)
+}
 
 // Counted is the sentence of what was skipped whatever a call asks: binary
 // files, files over the size cap, unreadable paths, links, special files.

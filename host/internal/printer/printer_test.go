@@ -97,3 +97,30 @@ func diff(a, b string) string {
 	}
 	return "one is longer"
 }
+
+// TestNarrow words a truncated answer from the module's facts.
+func TestNarrow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    printer.Vocab
+		t    printer.Truncation
+		want string
+	}{
+		{name: "max results", v: printer.Model,
+			t:    printer.Truncation{One: "line matches", Many: "lines match", Where: "/workspace", How: "narrow the pattern", Max: 100, Results: 100, Next: 100},
+			want: "more than 100 lines match in /workspace: narrow the pattern, raise max_results, or pass offset: 100 for the next page"},
+		{name: "one result asked for", v: printer.Model,
+			t:    printer.Truncation{One: "line matches", Many: "lines match", Where: "/workspace", How: "narrow the pattern", Max: 1, Results: 1, Next: 1},
+			want: "more than 1 line matches in /workspace: narrow the pattern, raise max_results, or pass offset: 1 for the next page"},
+		{name: "a later page", v: printer.Shell,
+			t:    printer.Truncation{One: "entry", Many: "entries", Where: "src", How: "list below it", Offset: 10, Max: 10, Results: 10, Next: 20},
+			want: "more than 20 entries in src: list below it, raise --max-results, or --offset 20 for the next page"},
+		{name: "the output cap", v: printer.Model,
+			t:    printer.Truncation{One: "line matches", Many: "lines match", Where: "/workspace", How: "narrow the pattern", Max: 1000, Results: 412, Next: 412, Capped: true, CapBytes: 65536},
+			want: "the results filled the 65536 bytes this host takes from one call after 412 of them (lines match in /workspace): narrow the pattern, or pass offset: 412 for the next page"},
+	} {
+		if got := tc.v.Narrow(tc.t); got != tc.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
