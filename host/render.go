@@ -69,46 +69,16 @@ func (r *Result) Text() string {
 	return b.String()
 }
 
-// notices writes what follows the results: the truncation notice, a
-// partial call's error, the problems, what was skipped and why.
+// notices writes what follows the results, in a model's words (package
+// printer words every sentence): w's, for a truncated answer's notice.
 func (r *Result) notices(b *strings.Builder, w words) {
-	d := r.Done
-	if d.Truncated && r.Tool == "read" && d.NextOffset > 0 {
-		fmt.Fprintf(b, "[Truncated: the file has %s; this answer ends at line %d: "+printer.Model.Offset+" to read on.]\n",
-			printer.Count(int64(d.Lines), "1 line", "lines"), d.NextOffset-1, d.NextOffset)
-	} else if d.Truncated && w.matched != nil {
-		shown := fmt.Sprintf("the first %d results", d.Results)
-		if d.Results == 1 {
-			shown = "the first result"
-		}
-		if r.offset > 0 {
-			shown = fmt.Sprintf("results %d to %d", r.offset+1, r.offset+d.Results)
-		}
+	var t *printer.Truncation
+	if w.matched != nil {
 		one, many := w.matched(r)
-		fmt.Fprintf(b, "[Truncated: showing %s; %s.]\n", shown, printer.Model.Narrow(printer.Truncation{
-			One: one, Many: many, Where: escape.Path(r.Path), How: w.how,
-			Offset: r.offset, Max: r.max, Results: d.Results, Next: d.NextOffset, Capped: d.Capped, CapBytes: r.capBytes}))
+		t = &printer.Truncation{One: one, Many: many, Where: escape.Path(r.Path), How: w.how,
+			Offset: r.offset, Max: r.max, Results: r.Done.Results, Next: r.Done.NextOffset, Capped: r.Done.Capped, CapBytes: r.capBytes}
 	}
-	if d.Error != nil {
-		fmt.Fprintf(b, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
-	}
-	for _, p := range r.Problems {
-		what := "Could not read"
-		if p.Code == protocol.SkippedBinary {
-			what = "Skipped"
-		}
-		fmt.Fprintf(b, "[%s %s: %s]\n", what, escape.Path(string(p.Path)), p.Message)
-	}
-	if s := printer.Counted(d.Skipped); s != "" {
-		fmt.Fprintf(b, "[Skipped: %s.]\n", s)
-	}
-	for _, line := range printer.LeftOut(d.Skipped, r.hides, printer.Model) {
-		fmt.Fprintf(b, "[Skipped: %s.]\n", line)
-	}
-	if d.IgnoredBy != "" {
-		fmt.Fprintf(b, "[Note: the path %s is ignored (%s); it was searched because it was named.]\n",
-			escape.Path(r.Path), escape.Line(d.IgnoredBy))
-	}
+	printer.ModelNotices(b, r.Path, r.Problems, r.Done, t, r.hides)
 }
 
 // grepFound names n results of a grep, by its output mode.

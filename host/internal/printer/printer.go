@@ -381,6 +381,48 @@ func Notices(w io.Writer, prefix string, problems []protocol.Problem, e End) {
 	}
 }
 
+// ModelNotices writes, a bracketed line each, what follows a model's
+// results: a read's place in its file, or how a truncated answer was cut
+// and how to get the rest (t); a partial call's error; the problems; what
+// was skipped and why (rootHides: the root hides hidden files); and a
+// search path (path) that is itself ignored.
+func ModelNotices(w io.Writer, path string, problems []protocol.Problem, d protocol.Done, t *Truncation, rootHides bool) {
+	switch {
+	case d.Truncated && d.Lines > 0:
+		fmt.Fprintf(w, "[Truncated: the file has %s; this answer ends at line %d: "+Model.Offset+" to read on.]\n",
+			Count(int64(d.Lines), "1 line", "lines"), d.NextOffset-1, d.NextOffset)
+	case d.Truncated && t != nil:
+		shown := fmt.Sprintf("the first %d results", t.Results)
+		switch {
+		case t.Offset > 0:
+			shown = fmt.Sprintf("results %d to %d", t.Offset+1, t.Offset+t.Results)
+		case t.Results == 1:
+			shown = "the first result"
+		}
+		fmt.Fprintf(w, "[Truncated: showing %s; %s.]\n", shown, Model.Narrow(*t))
+	}
+	if d.Error != nil {
+		fmt.Fprintf(w, "[Partial results (%s): %s]\n", d.Error.Code, d.Error.Message)
+	}
+	for _, p := range problems {
+		what := "Could not read"
+		if p.Code == protocol.SkippedBinary {
+			what = "Skipped"
+		}
+		fmt.Fprintf(w, "[%s %s: %s]\n", what, escape.Path(string(p.Path)), p.Message)
+	}
+	if s := Counted(d.Skipped); s != "" {
+		fmt.Fprintf(w, "[Skipped: %s.]\n", s)
+	}
+	for _, line := range LeftOut(d.Skipped, rootHides, Model) {
+		fmt.Fprintf(w, "[Skipped: %s.]\n", line)
+	}
+	if d.IgnoredBy != "" {
+		fmt.Fprintf(w, "[Note: the path %s is ignored (%s); it was searched because it was named.]\n",
+			escape.Path(path), escape.Line(d.IgnoredBy))
+	}
+}
+
 // LeftOutLines writes, a line each, what a search passed over and why, in
 // the Shell's words, as the command says it when nothing was found (so an
 // empty answer is never unexplained) or with --stats: files over the size
