@@ -324,6 +324,7 @@ func TestHTTP(t *testing.T) {
 		{"two JSON values", initialize("t") + initialize("u"), http.StatusBadRequest},
 		{"not UTF-8", initialize("\xff"), http.StatusBadRequest},
 		{"a key twice", strings.Replace(initialize("t"), `"id":1,`, `"id":1,"id":2,`, 1), http.StatusBadRequest},
+		{"a key of params twice", strings.Replace(initialize("t"), `"capabilities":{},`, `"capabilities":{},"capabilities":{},`, 1), http.StatusBadRequest},
 	} {
 		if got := postBody(t, ts.URL, "", "Bearer s3cret", tc.body); got != tc.want {
 			t.Errorf("%s: status %d, want %d", tc.name, got, tc.want)

@@ -123,11 +123,39 @@ func (c *stdioConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 	return msg
 }
 
-// oneObject refuses an object with a key twice at its top level, and one
-// whose "jsonrpc" is not "2.0".
+// oneObject refuses an object with a key twice at its top level or in
+// its "params", and one whose "jsonrpc" is not "2.0".
 func oneObject(line []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.Token() // {
+	seen := false
+	err := eachKey(line, func(key string, v json.RawMessage) error {
+		switch key {
+		case "jsonrpc":
+			if seen = true; string(v) != `"2.0"` {
+				return errors.New(`"jsonrpc" must be "2.0"`)
+			}
+		case "params":
+			// A tool call's "name" or "arguments" given twice: the SDK
+			// took one of them, and the call ran another tool than the
+			// one a reader of the frame would see.
+			if err := eachKey(v, nil); err != nil {
+				return fmt.Errorf("params: %w", err)
+			}
+		}
+		return nil
+	})
+	if err == nil && !seen {
+		err = errors.New(`no "jsonrpc": "2.0"`)
+	}
+	return err
+}
+
+// eachKey hands each key of an object, if v is one, and its value to fn
+// (when not nil), and refuses a key given twice.
+func eachKey(v []byte, fn func(key string, v json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -139,16 +167,15 @@ func oneObject(line []byte) error {
 			return fmt.Errorf("%q given twice", key)
 		}
 		seen[key] = true
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
 			return err
 		}
-		if key == "jsonrpc" && string(v) != `"2.0"` {
-			return errors.New(`"jsonrpc" must be "2.0"`)
+		if fn != nil {
+			if err := fn(key, val); err != nil {
+				return err
+			}
 		}
-	}
-	if !seen["jsonrpc"] {
-		return errors.New(`no "jsonrpc": "2.0"`)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/rootbound/rootbound/internal/testtree"
 )
 
-// mcpBattery is 64 frames a buggy or hostile client might write on
+// mcpBattery is 66 frames a buggy or hostile client might write on
 // `rootbound mcp`'s stdin. None may end the server: after each, a ping
 // must be answered.
 func mcpBattery() []string {
@@ -46,6 +46,10 @@ func mcpBattery() []string {
 		`{"jsonrpc":"2.0","id":35,"method":"ping","params":{"_meta":{"progressToken":{"a":1}}}}`,
 		strings.Repeat("x", 8<<20), "\x1b[2J" + ping("36"), ping(`"37"`) + "\r",
 		call("38", `{"name":"glob","arguments":{"pattern":"*","max_results":1e400}}`),
+		// A tool's name or arguments twice: a reader sees one call, the
+		// SDK would run the other.
+		call("39", `{"name":"list","name":"grep","arguments":{"pattern":"package"}}`),
+		call("40", `{"name":"grep","arguments":{"pattern":"zzz"},"arguments":{"pattern":"package"}}`),
 	}
 }
 
@@ -109,12 +113,13 @@ func TestMCPBattery(t *testing.T) {
 	}
 	write(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	battery := mcpBattery()
-	if len(battery) != 64 {
-		t.Errorf("%d frames, want 64", len(battery))
+	if len(battery) != 66 {
+		t.Errorf("%d frames, want 66", len(battery))
 	}
 	// Replies some frames must get, by the frame's index.
 	wantReply := map[int]string{0: `"code":-32700`, 3: `"code":-32600`, 5: `"code":-32600`, 7: `"code":-32600`,
-		11: `"code":-32600`, 14: `"code":-32700`, 18: `"code":-32700`, 20: `"code":-32700`, 21: `"code":-32600`}
+		11: `"code":-32600`, 14: `"code":-32700`, 18: `"code":-32700`, 20: `"code":-32700`, 21: `"code":-32600`,
+		64: `"code":-32600`, 65: `"code":-32600`}
 	answered := 0
 	for i, frame := range battery {
 		write(frame)
