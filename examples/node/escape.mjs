@@ -4,13 +4,14 @@
 // Unicode format characters (bidi controls, zero-width characters, the BOM),
 // line and paragraph separators, spaces other than " ", characters that
 // render blank (Hangul fillers, the blank Braille pattern), variation
-// selectors, look-alikes of ":", a combining mark with nothing to combine
+// selectors, look-alikes of ":" and "/", a combining mark with nothing to combine
 // with (first, or after a space, a tab, "/" or an escaped character) or
 // past the fourth in a row, and bytes that are not UTF-8 are written as
 // escapes (\t \n \r, \xNN, \uNNNN, \UNNNNNNNN, lower-case hex); a path is
 // printed as it is only when it needs no escape and holds no double quote,
 // backslash, colon, tab, dash but "-" or "-N-", is not "--", does not start
-// with "[" and does not start or end with a space; otherwise it is
+// with "[", does not end in a remark in parentheses and does not start or
+// end with a space; otherwise it is
 // double-quoted, with " and \ escaped too.
 
 const FORMAT = /^[\p{Cf}\p{Zl}\p{Zp}\p{Zs}]$/u;
@@ -20,6 +21,7 @@ const SPECIAL = new Set([
   0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, // blank Hangul fillers, the blank Braille pattern
   0x02d0, 0x02f8, 0x0589, 0x05c3, 0x0703, 0x0704, 0x16ec, 0x1803, 0x1809, 0x205a, 0x2236, // look-alikes of ":"
   0xa4fd, 0xa789, 0xfe13, 0xfe30, 0xfe55, 0xff1a,
+  0x1735, 0x2044, 0x2215, 0x29f8, 0x2f03, 0xff0f, 0x1d23a, // look-alikes of "/"
 ]);
 const MAX_MARKS = 4;
 
@@ -113,7 +115,8 @@ export function quotePath(p) {
   const buf = asBuffer(p);
   const s = buf.toString('utf8');
   const quote = buf.length === 0 || s === '--' || hazardous(buf) || /["\\:\t]/.test(s) || /-[0-9]+-/.test(s) ||
-    DASH.test(s.replaceAll('-', '')) || s.startsWith('[') || s.startsWith(' ') || s.endsWith(' ');
+    DASH.test(s.replaceAll('-', '')) || s.startsWith('[') || s.startsWith(' ') || s.endsWith(' ') ||
+    (s.endsWith(')') && s.includes(' (')); // a remark, as a link not followed is marked
   return quote ? '"' + write(buf, true) + '"' : s;
 }
 

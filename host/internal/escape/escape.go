@@ -10,7 +10,8 @@
 //     paragraph separators, spaces other than " " (U+00A0, U+3000, …),
 //     characters that render blank (the Hangul fillers U+115F, U+1160,
 //     U+3164, U+FFA0, the blank Braille pattern U+2800), variation
-//     selectors (U+FE0F), look-alikes of ":" (U+FF1A, U+2236, …), a
+//     selectors (U+FE0F), look-alikes of ":" (U+FF1A, U+2236, …) and of
+//     "/" (U+2215, U+2044, U+FF0F, …: "a∕b" is not a directory), a
 //     combining mark with nothing to combine with (first, or after a
 //     space, a tab, "/" or an escaped character) or past the fourth in a
 //     row, and bytes that are not UTF-8 are written as escapes: \t \n \r,
@@ -22,8 +23,9 @@
 //     escape, no double quote, no backslash, no colon (which would make
 //     "a.go:1:x" read as a grep result), no dash but "-", and no "-N-"
 //     (which would make "a.go-1-x" read as a context line of a.go), is not
-//     "--" (a separator of context groups), does not start with "[", and
-//     does not start or end with a space. Any other path is printed
+//     "--" (a separator of context groups), does not start with "[", does
+//     not end in a remark in parentheses (" (symbolic link, not
+//     followed)"), and does not start or end with a space. Any other path is printed
 //     double-quoted, with `"` and `\` escaped too, so it reads back
 //     unambiguously.
 //   - A line's text (after path:N:) is escaped but never quoted: tabs stay.
@@ -83,8 +85,15 @@ func Line(s string) string {
 
 func needsQuote(p string) bool {
 	return p == "" || p == "--" || hazardous(p) || strings.ContainsAny(p, "\"\\:\t") ||
-		p[0] == '[' || p[0] == ' ' || p[len(p)-1] == ' ' || contextLike(p) || strings.ContainsFunc(p, dashLike)
+		p[0] == '[' || p[0] == ' ' || p[len(p)-1] == ' ' || contextLike(p) || strings.ContainsFunc(p, dashLike) ||
+		remarked(p)
 }
+
+// remarked reports whether p ends in a remark in parentheses, as the
+// printers mark an entry (`lnk (symbolic link, not followed)`): a name
+// "a (symbolic link, not followed)" is quoted, so it cannot pass for a
+// link that was not followed.
+func remarked(p string) bool { return strings.HasSuffix(p, ")") && strings.Contains(p, " (") }
 
 // contextLike reports whether p holds "-N-", as a context line's prefix.
 func contextLike(p string) bool {
@@ -170,7 +179,8 @@ func always(r rune) bool {
 	switch r {
 	case 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800, // blank Hangul fillers, the blank Braille pattern
 		0x02d0, 0x02f8, 0x0589, 0x05c3, 0x0703, 0x0704, 0x16ec, 0x1803, 0x1809, 0x205a, 0x2236, // look-alikes of ":"
-		0xa4fd, 0xa789, 0xfe13, 0xfe30, 0xfe55, 0xff1a:
+		0xa4fd, 0xa789, 0xfe13, 0xfe30, 0xfe55, 0xff1a,
+		0x1735, 0x2044, 0x2215, 0x29f8, 0x2f03, 0xff0f, 0x1d23a: // look-alikes of "/"
 		return true
 	}
 	return 0xfe00 <= r && r <= 0xfe0f || 0xe0100 <= r && r <= 0xe01ef || 0x180b <= r && r <= 0x180f // variation selectors
