@@ -1261,6 +1261,25 @@ func unreadableChild(t *testing.T, tree string) {
 	if text := res.Text(); !strings.Contains(text, "Could not read") {
 		t.Errorf("the text does not say what could not be read:\n%s", text)
 	}
+	// A named path that exists and cannot be read is unreadable, with the
+	// system's reason: never not_found, which says it does not exist.
+	for _, c := range []struct {
+		name string
+		run  func() (*Result, error)
+	}{
+		{"read secret.txt", func() (*Result, error) { return r.Read(ctx, ReadArgs{Path: "secret.txt"}) }},
+		{"read closed/x.txt", func() (*Result, error) { return r.Read(ctx, ReadArgs{Path: "closed/x.txt"}) }},
+		{"grep in closed/x.txt", func() (*Result, error) { return r.Grep(ctx, GrepArgs{Pattern: needle, Path: "closed/x.txt"}) }},
+		{"list closed", func() (*Result, error) { return r.List(ctx, ListArgs{Path: "closed"}) }},
+	} {
+		res, err := c.run()
+		var e *Error
+		if !(errors.As(err, &e) && e.Code == CodeUnreadable) && !(c.name == "list closed" && err == nil && len(res.Problems) == 1) {
+			t.Errorf("%s: %v, want %s (permission denied)", c.name, err, CodeUnreadable)
+		} else if err != nil && !strings.Contains(strings.ToLower(err.Error()), "permission denied") {
+			t.Errorf("%s: %v, want the system's reason", c.name, err)
+		}
+	}
 }
 
 func paths(res *Result) []string {

@@ -153,6 +153,7 @@ const (
 	CodeBinary          = protocol.CodeBinary          // read: the file is binary (a NUL byte)
 	CodeTooLarge        = protocol.CodeTooLarge        // read: the file is over the size cap
 	CodeNotAFile        = protocol.CodeNotAFile        // read: a directory, FIFO, socket or device
+	CodeUnreadable      = protocol.CodeUnreadable      // the path exists and could not be opened or read
 )
 
 func newError(code, message string) *Error { return protocol.NewError(code, message) }

@@ -477,13 +477,17 @@ const (
 	CodeBinary   = "binary"
 	CodeTooLarge = "too_large"
 	CodeNotAFile = "not_a_file"
+	// CodeUnreadable: the path exists and could not be opened or read;
+	// the message gives the system's reason (permission denied, resource
+	// temporarily unavailable, an I/O error).
+	CodeUnreadable = "unreadable"
 )
 
 // Codes lists every error code, in the order of the WIT enum.
 var Codes = []string{
 	CodeInvalidPattern, CodeInvalidArgument, CodeNotFound, CodeNotADirectory,
 	CodeOutsideRoot, CodeSymlink, CodeDeadline, CodeBudget, CodeCancelled, CodeMemory, CodeDenied, CodeInternal,
-	CodeBinary, CodeTooLarge, CodeNotAFile,
+	CodeBinary, CodeTooLarge, CodeNotAFile, CodeUnreadable,
 }
 
 // Error is a typed failure of a whole call.

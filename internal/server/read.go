@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/rootbound/rootbound/internal/nofollow"
 	"github.com/rootbound/rootbound/internal/page"
@@ -85,7 +86,11 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 	case err != nil:
 		c.err = protocol.AsError(err)
 		if c.err.Code == protocol.CodeInternal {
-			c.err = protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("%s cannot be read: %s", display, errnoText(err)))
+			code := protocol.CodeUnreadable
+			if errors.Is(err, fs.ErrNotExist) {
+				code = protocol.CodeNotFound // gone since it was resolved
+			}
+			c.err = protocol.NewError(code, fmt.Sprintf("%s cannot be read: %s", display, errnoText(err)))
 		}
 	}
 	if c.err != nil {

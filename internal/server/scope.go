@@ -39,7 +39,11 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 	sc := scope{root: s.roots[i], isDefault: i == 0, rel: rel}
 	tree, err := nofollow.Open(sc.root.Dir)
 	if err != nil {
-		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("root %s cannot be opened: %s", sc.root.Name, errnoText(err)))
+		code := protocol.CodeUnreadable
+		if errors.Is(err, fs.ErrNotExist) {
+			code = protocol.CodeNotFound
+		}
+		return scope{}, protocol.NewError(code, fmt.Sprintf("root %s cannot be opened: %s", sc.root.Name, errnoText(err)))
 	}
 	sc.tree = tree
 	st, err := tree.Lstat(rel)
@@ -52,8 +56,9 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 		sc.close()
 		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("path %q does not exist", p))
 	case err != nil:
+		// It may exist: permission denied, EAGAIN, an I/O error.
 		sc.close()
-		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("path %q cannot be read: %s", p, errnoText(err)))
+		return scope{}, protocol.NewError(protocol.CodeUnreadable, fmt.Sprintf("path %q cannot be read: %s", p, errnoText(err)))
 	case st.Type == nofollow.Symlink:
 		sc.close()
 		return scope{}, protocol.SymlinkError(p, "")
