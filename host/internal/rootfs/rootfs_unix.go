@@ -56,7 +56,7 @@ func (f *FS) open(p string, flags int) (int, error) {
 	if bad(p) {
 		return -1, unix.EPERM
 	}
-	if f.dir.openat2 {
+	if f.dir.openat2 && len(p) < maxPath {
 		return openat2(f.dir.fd, p, flags)
 	}
 	if p == "." {
@@ -77,6 +77,11 @@ func (f *FS) open(p string, flags int) (int, error) {
 	}
 	return fd, err
 }
+
+// maxPath is the longest path one call takes (Linux's PATH_MAX, 4096 with
+// its NUL): a longer one, which names a file all the same, is opened a
+// component at a time, each name relative to the directory above.
+const maxPath = 4096
 
 // held is the chain of directories the mount holds open, guarded by mu
 // (wazero calls a mount from the one goroutine running its instance; the
@@ -201,7 +206,7 @@ func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 	if bad(p) {
 		return sys.Stat_t{}, experimentalsys.EPERM
 	}
-	if f.dir.openat2 {
+	if f.dir.openat2 && len(p) < maxPath {
 		st, err := lstatOpenat2(f.dir, p)
 		return st, errno(err)
 	}
