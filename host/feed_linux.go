@@ -27,7 +27,17 @@ type feed struct {
 	paths map[string]bool  // changed since the last take
 	all   bool             // anything may have changed
 	bytes int              // of paths
+	// broken: the feed can no longer follow the root (a directory it
+	// could not watch, the watch limit reached; the root's directory
+	// moved or deleted, so its path names another one or none, while the
+	// mount serves the one it holds): every take says all from then on,
+	// and the module looks at each file again, never trusting a feed that
+	// misses events.
+	broken bool
 }
+
+// addWatch is inotify_add_watch (a test stands in for the watch limit).
+var addWatch = unix.InotifyAddWatch
 
 // feedMask is what a watch reports: every change of an entry's contents,
 // metadata or name, and of the watched directory itself.
@@ -108,7 +118,7 @@ func (f *feed) watch(rel string) error {
 // add watches the directory p, rel below the root; one that is gone is
 // no error (its parent's event says so).
 func (f *feed) add(p, rel string) error {
-	wd, err := unix.InotifyAddWatch(f.fd, p, feedMask)
+	wd, err := addWatch(f.fd, p, feedMask)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 			return nil
@@ -152,7 +162,7 @@ func (f *feed) take() (paths []string, all bool) {
 			f.event(ev.Wd, ev.Mask, string(name))
 		}
 	}
-	if f.all || f.bytes > maxFeedBytes {
+	if f.all || f.broken || f.bytes > maxFeedBytes {
 		all = true
 	} else {
 		for p := range f.paths {
@@ -173,6 +183,12 @@ func (f *feed) event(wd int32, mask uint32, name string) {
 	if !ok {
 		return
 	}
+	if dir == "" && name == "" && mask&(unix.IN_MOVE_SELF|unix.IN_DELETE_SELF|unix.IN_IGNORED) != 0 {
+		// The root's directory moved or went: its path, which a watch
+		// is added by, no longer names what the mount serves.
+		f.broken = true
+		return
+	}
 	if mask&unix.IN_IGNORED != 0 {
 		delete(f.wds, wd)
 		return
@@ -187,7 +203,7 @@ func (f *feed) event(wd int32, mask uint32, name string) {
 		}
 		if strings.HasSuffix(p, "info") && mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
 			if f.add(filepath.Join(f.dir, filepath.FromSlash(p)), p) != nil {
-				f.all = true
+				f.broken = true
 			}
 		}
 		if !f.paths[p] {
@@ -205,7 +221,7 @@ func (f *feed) event(wd int32, mask uint32, name string) {
 		return
 	case mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0:
 		if f.watch(p) != nil {
-			f.all = true
+			f.broken = true // a directory no watch follows
 		}
 	}
 	if !f.paths[p] {
@@ -221,7 +237,7 @@ func (f *feed) rewatch() {
 	}
 	clear(f.wds)
 	if f.watch("") != nil {
-		f.all = true
+		f.broken = true
 	}
 }
 
