@@ -2,7 +2,6 @@ package host
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,19 +54,7 @@ func TestHostileFeedLost(t *testing.T) {
 			dir := filepath.Join(base, "root")
 			testtree.Write(t, dir, map[string]string{"d/a.txt": "first\n", "b.txt": "other\n"})
 			time.Sleep(racyWait)
-			ctx := context.Background()
-			cfg := NewConfig().WithRoot("/w", dir).WithParallelism(1)
-			withIndex, err := NewRunner(ctx, cfg.WithIndex(true, 0))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer withIndex.Close(ctx)
-			without, err := NewRunner(ctx, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer without.Close(ctx)
-			waitIndex(t, withIndex)
+			withIndex, without := indexPair(t, dir)
 			withIndex.mu.Lock()
 			fed := withIndex.ix.feeds != nil
 			withIndex.mu.Unlock()

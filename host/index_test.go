@@ -46,6 +46,27 @@ func waitIndex(t *testing.T, r *Runner) {
 	t.Fatal("the index was not built in 30 s")
 }
 
+// indexPair returns two Runners on dir as the root /w, one instance each,
+// the first with an index (built when it returns), the other without;
+// the test closes them.
+func indexPair(t *testing.T, dir string) (withIndex, without *Runner) {
+	t.Helper()
+	ctx := context.Background()
+	cfg := NewConfig().WithRoot("/w", dir).WithParallelism(1)
+	withIndex, err := NewRunner(ctx, cfg.WithIndex(true, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { withIndex.Close(ctx) })
+	without, err = NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { without.Close(ctx) })
+	waitIndex(t, withIndex)
+	return withIndex, without
+}
+
 // TestIndexHost runs greps through a Runner with an index (the module's
 // index, the host's index instance) after random edits, and finds every
 // answer byte for byte that of a Runner without one. The module's own
@@ -80,19 +101,7 @@ func TestIndexHost(t *testing.T) {
 	// old (the racy window): these are, when it is built.
 	time.Sleep(racyWait)
 
-	ctx := context.Background()
-	cfg := NewConfig().WithRoot("/w", dir).WithParallelism(1)
-	withIndex, err := NewRunner(ctx, cfg.WithIndex(true, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer withIndex.Close(ctx)
-	without, err := NewRunner(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer without.Close(ctx)
-	waitIndex(t, withIndex)
+	withIndex, without := indexPair(t, dir)
 
 	greps := []protocol.GrepArgs{
 		{Pattern: "alpha", Literal: true},
