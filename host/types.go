@@ -111,8 +111,9 @@ type Problem = protocol.Problem
 
 // Done says how a call ended (the protocol's final line): its Status, the
 // Error of a partial or failed call, how many Results, whether it was
-// Truncated (Narrow then says how to get fewer, NextOffset where the next
-// page starts), what was Skipped, the Stats of its work, IgnoredBy when
+// Truncated (Capped when by the result bytes, not MaxResults; NextOffset
+// where the next page starts; Result.Text words how to get the rest), what
+// was Skipped, the Stats of its work, IgnoredBy when
 // the path named is itself ignored, and a read's Lines. Shard is the
 // module's own, between it and this host: never set in a Result.
 type Done = protocol.Done
