@@ -33,8 +33,7 @@ import (
 //   - When the walk reads an ignore file: a Walk, as a Mark with the
 //     position of the next file and the bytes read; only shard 0 sends it.
 //   - Done counts the walk's share only (Mark's order), with no files read
-//     and no bytes, and Shard says where the shard stopped and how a
-//     truncation notice words what matched.
+//     and no bytes, and Shard says where the shard stopped.
 //
 // A shard applies no offset and no output cap: it sends results until
 // offset+max_results+1, the last of which truncates it. Its byte budget is
