@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/rootbound/rootbound/internal/nofollow"
 	"github.com/rootbound/rootbound/internal/page"
@@ -87,7 +86,7 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		c.err = protocol.AsError(err)
 		if c.err.Code == protocol.CodeInternal {
 			code := protocol.CodeUnreadable
-			if errors.Is(err, fs.ErrNotExist) {
+			if missing(err) {
 				code = protocol.CodeNotFound // gone since it was resolved
 			}
 			c.err = protocol.NewError(code, fmt.Sprintf("%s cannot be read: %s", display, errnoText(err)))

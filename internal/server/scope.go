@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"syscall"
 
 	"github.com/rootbound/rootbound/internal/nofollow"
 	"github.com/rootbound/rootbound/internal/walk"
@@ -40,7 +41,7 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 	tree, err := nofollow.Open(sc.root.Dir)
 	if err != nil {
 		code := protocol.CodeUnreadable
-		if errors.Is(err, fs.ErrNotExist) {
+		if missing(err) {
 			code = protocol.CodeNotFound
 		}
 		return scope{}, protocol.NewError(code, fmt.Sprintf("root %s cannot be opened: %s", sc.root.Name, errnoText(err)))
@@ -52,7 +53,7 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 	case errors.As(err, &le):
 		sc.close()
 		return scope{}, protocol.SymlinkError(p, sc.displayRoot(le.Path))
-	case errors.Is(err, fs.ErrNotExist):
+	case missing(err):
 		sc.close()
 		return scope{}, protocol.NewError(protocol.CodeNotFound, fmt.Sprintf("path %q does not exist", p))
 	case err != nil:
@@ -69,6 +70,13 @@ func (s *Server) scope(p string) (scope, *protocol.Error) {
 		return scope{}, protocol.NewError(protocol.CodeNotADirectory, fmt.Sprintf("path %q is neither a directory nor a regular file", p))
 	}
 	return sc, nil
+}
+
+// missing reports whether err says a path does not exist: no such entry,
+// or a component above it that is not a directory ("a/x" where a is a
+// file). Any other failure may be of a path that exists: unreadable.
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // close releases what the scope holds open.
