@@ -1,6 +1,8 @@
 package host
 
 import (
+	"cmp"
+
 	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -13,17 +15,14 @@ import (
 // problem lines, and the counts at the point where the call ends. Nothing
 // in it waits or reads: shards.go feeds it.
 type merger struct {
-	id        string
-	offset    int
-	max       int
-	maxOutput int64
-	maxBytes  int64
-	page      page.Page[protocol.Item]
-	emit      func(raw []byte, l *protocol.Line) error
-	line      []byte
-	items     protocol.ItemWriter
-	enc       *protocol.Encoder
-	lineBuf   lineBuffer
+	id       string
+	maxBytes int64
+	page     page.Page[protocol.Item]
+	emit     func(raw []byte, l *protocol.Line) error
+	line     []byte
+	items    protocol.ItemWriter
+	enc      *protocol.Encoder
+	lineBuf  lineBuffer
 
 	problems int
 	end      *protocol.Error // the byte budget, when it ended the call
@@ -40,15 +39,13 @@ type lineBuffer struct{ b []byte }
 func (w *lineBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
 func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(raw []byte, l *protocol.Line) error) *merger {
-	m := &merger{id: id, offset: g.Offset, max: g.MaxResults, emit: emit}
-	if m.max == 0 {
-		m.max = protocol.DefaultMaxResults
-	}
+	m := &merger{id: id, emit: emit}
+	pl := page.Limits{Offset: g.Offset, Max: cmp.Or(g.MaxResults, protocol.DefaultMaxResults)}
+	pl.Before, pl.After = g.ContextLines()
 	if l != nil {
-		m.maxOutput, m.maxBytes = l.MaxOutputBytes, l.MaxBytes
+		pl.MaxOutput, m.maxBytes = l.MaxOutputBytes, l.MaxBytes
 	}
-	before, after := g.ContextLines()
-	m.page = page.New[protocol.Item](page.Limits{Offset: m.offset, Max: m.max, Before: before, After: after, MaxOutput: m.maxOutput})
+	m.page = page.New[protocol.Item](pl)
 	m.enc = protocol.NewEncoder(&m.lineBuf)
 	return m
 }
@@ -171,7 +168,7 @@ func (m *merger) done(end *protocol.Done, ignoredBy string) protocol.Done {
 	}
 	d.Stats = protocol.Stats{Dirs: walk[protocol.MarkDirs], Files: walk[protocol.MarkFiles], FilesRead: m.filesRead, BytesRead: m.bytesRead}
 	if d.Truncated {
-		d.Capped, d.NextOffset = m.page.Capped(), m.offset+d.Results
+		d.Capped, d.NextOffset = m.page.Capped(), m.page.NextOffset()
 	}
 	return d
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,7 +77,11 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 				http.Error(w, "rootbound: the request's body could not be read", http.StatusBadRequest)
 				return
 			}
-			if code, msg := badBody(body); msg != "" {
+			if fault, msg := checkFrame(body, false, "body"); fault != noFault {
+				code := http.StatusBadRequest
+				if fault == tooLongFault {
+					code = http.StatusRequestEntityTooLarge
+				}
 				http.Error(w, "rootbound: "+msg, code)
 				return
 			}
@@ -113,25 +115,6 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// badBody says what is wrong with a POST's body, and the status that
-// answers it ("" if nothing is).
-func badBody(body []byte) (int, string) {
-	switch {
-	case len(body) > MaxFrameBytes:
-		return http.StatusRequestEntityTooLarge, fmt.Sprintf("a body longer than %d bytes", MaxFrameBytes)
-	case !utf8.Valid(body):
-		return http.StatusBadRequest, "a body that is not UTF-8"
-	case !json.Valid(body):
-		return http.StatusBadRequest, "a body that is not one JSON value"
-	}
-	if v := bytes.TrimSpace(body); v[0] == '{' {
-		if err := oneObject(v); err != nil {
-			return http.StatusBadRequest, err.Error()
-		}
-	}
-	return 0, ""
 }
 
 // activity is what the HTTP handler knows of each session: when it last

@@ -96,22 +96,17 @@ func (c *stdioConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 		c.writeError(frameID(line), code, msg)
 		return nil
 	}
-	switch {
-	case tooLong:
-		return reply(jsonrpc.CodeParseError, fmt.Sprintf("Parse error: a frame longer than %d bytes", MaxFrameBytes))
-	case !utf8.Valid(line):
-		return reply(jsonrpc.CodeParseError, "Parse error: a frame that is not UTF-8")
-	case !json.Valid(line):
-		return reply(jsonrpc.CodeParseError, "Parse error: not one JSON value")
+	switch fault, msg := checkFrame(line, tooLong, "frame"); fault {
+	case parseFault, tooLongFault:
+		return reply(jsonrpc.CodeParseError, "Parse error: "+msg)
+	case objectFault:
+		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: "+msg)
 	}
 	if v := bytes.TrimSpace(line); v[0] != '{' {
 		if v[0] == '[' {
 			return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: batches are not supported")
 		}
 		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: not a JSON object")
-	}
-	if err := oneObject(line); err != nil {
-		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
@@ -121,6 +116,37 @@ func (c *stdioConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: no method")
 	}
 	return msg
+}
+
+// A frameFault is what is wrong with a frame, by what answers it.
+type frameFault int
+
+const (
+	noFault      frameFault = iota
+	tooLongFault            // over MaxFrameBytes
+	parseFault              // not UTF-8, or not one JSON value
+	objectFault             // an object with a key twice, or no "jsonrpc": "2.0"
+)
+
+// checkFrame says what is wrong with a frame's bytes (what: "frame" on
+// stdio, "body" over HTTP), the one rule both transports hold a message
+// to before the SDK reads it; a value that is not an object is the
+// caller's to judge.
+func checkFrame(b []byte, tooLong bool, what string) (frameFault, string) {
+	switch {
+	case tooLong || len(b) > MaxFrameBytes:
+		return tooLongFault, fmt.Sprintf("a %s longer than %d bytes", what, MaxFrameBytes)
+	case !utf8.Valid(b):
+		return parseFault, fmt.Sprintf("a %s that is not UTF-8", what)
+	case !json.Valid(b):
+		return parseFault, fmt.Sprintf("a %s that is not one JSON value", what)
+	}
+	if v := bytes.TrimSpace(b); v[0] == '{' {
+		if err := oneObject(v); err != nil {
+			return objectFault, err.Error()
+		}
+	}
+	return noFault, ""
 }
 
 // oneObject refuses an object with a key twice at its top level or in

@@ -49,6 +49,9 @@ type Page[T any] struct {
 	output    int64
 
 	last int // the line of the file's last result sent; 0: none yet
+	// held: context lines waiting for the next result, in line order;
+	// the last Before of them are live (the older half is dropped when
+	// it fills, so holding a line costs O(1), whatever Before is).
 	held []Held[T]
 
 	written  bool // a grouped line was written: lastPath, lastLine
@@ -83,7 +86,7 @@ func (p *Page[T]) Next() Fate {
 // Held returns the held context lines that go out before a result on line
 // n, in order: those within Before lines of it. Valid until the next call.
 func (p *Page[T]) Held(n int) []Held[T] {
-	i := 0
+	i := max(0, len(p.held)-p.l.Before)
 	for i < len(p.held) && p.held[i].Line < n-p.l.Before {
 		i++
 	}
@@ -109,8 +112,8 @@ func (p *Page[T]) Context(n int, v T) bool {
 		return true
 	case p.l.Before == 0:
 		return false
-	case len(p.held) == p.l.Before:
-		p.held = append(p.held[:0], p.held[1:]...)
+	case len(p.held) == 2*p.l.Before:
+		p.held = append(p.held[:0], p.held[p.l.Before:]...)
 	}
 	p.held = append(p.held, Held[T]{n, v})
 	return false
@@ -140,6 +143,10 @@ func (p *Page[T]) Fits(size int, path string, n int) bool {
 	}
 	return true
 }
+
+// NextOffset is the offset of the page after this one: past the results
+// skipped and sent.
+func (p *Page[T]) NextOffset() int { return p.l.Offset + p.results }
 
 // Results is how many results were sent.
 func (p *Page[T]) Results() int { return p.results }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -356,9 +355,11 @@ func (c *call) finish() error {
 	d.Results += c.page.Results()
 	if c.page.Truncated() {
 		// Facts, which a host words: the next page starts past what
-		// was sent (a read sets its own, in lines).
+		// was sent; a read's (it has Lines) is its own, in lines.
 		d.Truncated, d.Capped = true, c.page.Capped()
-		d.NextOffset = cmp.Or(d.NextOffset, c.offset+d.Results)
+		if d.Lines == 0 {
+			d.NextOffset = c.page.NextOffset()
+		}
 	}
 	switch {
 	case c.err == nil:

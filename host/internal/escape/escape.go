@@ -25,8 +25,8 @@
 //     (which would make "a.go-1-x" read as a context line of a.go), is not
 //     "--" (a separator of context groups), does not start with "[", does
 //     not end in a remark in parentheses (" (symbolic link, not
-//     followed)"), and does not start or end with a space. Any other path is printed
-//     double-quoted, with `"` and `\` escaped too, so it reads back
+//     followed)"), and does not start or end with a space. Any other path
+//     is printed double-quoted, with `"` and `\` escaped too, so it reads back
 //     unambiguously.
 //   - A line's text (after path:N:) is escaped but never quoted: tabs stay.
 //

@@ -56,7 +56,7 @@ func (f *FS) open(p string, flags int) (int, error) {
 	if bad(p) {
 		return -1, unix.EPERM
 	}
-	if f.dir.openat2 && len(p) < maxPath {
+	if f.whole(p) {
 		return openat2(f.dir.fd, p, flags)
 	}
 	if p == "." {
@@ -78,10 +78,11 @@ func (f *FS) open(p string, flags int) (int, error) {
 	return fd, err
 }
 
-// maxPath is the longest path one call takes (Linux's PATH_MAX, 4096 with
-// its NUL): a longer one, which names a file all the same, is opened a
-// component at a time, each name relative to the directory above.
-const maxPath = 4096
+// whole reports whether the kernel resolves p in one call (openat2): a
+// path of PATH_MAX (4096 bytes with its NUL) or more, which names a file
+// all the same, is opened a component at a time, each name relative to
+// the directory above.
+func (f *FS) whole(p string) bool { return f.dir.openat2 && len(p) < 4096 }
 
 // held is the chain of directories the mount holds open, guarded by mu
 // (wazero calls a mount from the one goroutine running its instance; the
@@ -206,7 +207,7 @@ func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 	if bad(p) {
 		return sys.Stat_t{}, experimentalsys.EPERM
 	}
-	if f.dir.openat2 && len(p) < maxPath {
+	if f.whole(p) {
 		st, err := lstatOpenat2(f.dir, p)
 		return st, errno(err)
 	}
