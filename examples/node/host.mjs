@@ -27,8 +27,10 @@
 // take a path: each path is checked component by component with lstat
 // before uvwasi sees it, and refused if it leaves its preopen, passes through
 // a symbolic link, or names a symbolic link, FIFO, socket or device to open;
-// every open is non-blocking (a FIFO swapped in after the check cannot hang
-// it; the module checks the type of what it opened before reading); write
+// every open is non-blocking and stays so (a FIFO swapped in after the
+// check cannot hang it; the module checks the type of what it opened before
+// reading; a regular file that waits for data, as /proc/kmsg, is
+// unreadable); write
 // rights are masked and every call that would change the tree fails with
 // EROFS. A check before an open cannot stop a tree that changes between the
 // two (a directory swapped for a symlink at that instant): for trees an
@@ -59,7 +61,7 @@ const deadlineGrace = 30;
 const startupLimit = 10000;
 
 // WASI preview 1 numbers.
-const E = { ACCES: 2, BADF: 8, LOOP: 32, NOENT: 44, NOTCAPABLE: 76, ROFS: 69 };
+const E = { ACCES: 2, BADF: 8, LOOP: 32, NOENT: 44, NOTCAPABLE: 76, NOTSUP: 58, ROFS: 69 };
 const LOOKUP_SYMLINK_FOLLOW = 1;
 const O_CREAT = 1, O_EXCL = 4, O_TRUNC = 8;
 const FDFLAG_NONBLOCK = 4;
@@ -147,6 +149,14 @@ class Guard {
       }
       return errno;
     };
+    // What it opened stays non-blocking: the module makes a file blocking
+    // when a read says EAGAIN (a WASI 0.2 stream), and a file that says it
+    // is regular but waits for data (/proc/kmsg, a FUSE file) would then
+    // hold the worker's thread in a read no terminate() can stop, and the
+    // process could never exit. Refused, the read says EAGAIN, and the
+    // module reports the file as unreadable, as on wazero.
+    imports.fd_fdstat_set_flags = (fd, flags) =>
+      g.fds.has(fd) ? E.NOTSUP : orig.fd_fdstat_set_flags(fd, flags);
     imports.fd_close = (fd) => {
       g.fds.delete(fd);
       return orig.fd_close(fd);
