@@ -39,6 +39,18 @@ func TestHostileFeedLost(t *testing.T) {
 			}
 			return filepath.Join(dir+".moved", "d")
 		}},
+		{name: "a directory moved out of the root and another moved in", lose: func(t *testing.T, dir string) string {
+			// The watch of d goes with it and still names dir/d; the
+			// d moved in is new to the index.
+			testtree.Write(t, dir+".in", map[string]string{"a.txt": "first\n"})
+			if err := os.Rename(filepath.Join(dir, "d"), dir+".out"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(dir+".in", filepath.Join(dir, "d")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(dir, "d")
+		}},
 		{name: "the watch limit reached", lose: func(t *testing.T, dir string) string {
 			addWatch = func(int, string, uint32) (int, error) { return -1, unix.ENOSPC }
 			t.Cleanup(func() { addWatch = unix.InotifyAddWatch })
