@@ -71,7 +71,7 @@ ALL     := ./... $(addprefix ./,$(addsuffix /...,$(MODULES)))
 
 # The packages of the module's core, which build for wasip1 as well.
 GUEST_PKGS := ./internal/index/... ./internal/match/... ./internal/ignore/... ./internal/meter/... ./internal/nofollow/... \
-	./internal/search/... ./internal/server/... ./internal/walk/...
+	./internal/search/... ./internal/server/... ./internal/walk/... ./internal/wire/...
 
 ## component: the module as a WASI 0.2 command component, transpiled for Node by jco (examples/component)
 component:
@@ -140,7 +140,7 @@ bench: tools
 ## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS, FuzzSplit for FUZZSPLIT, FuzzIndex for FUZZINDEX)
 fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
-	$(GO) test ./protocol -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/wire -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzEscapeName -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/rootbound/rootbound/internal/wire"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -285,7 +286,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 	ctxDone := ctx.Done()
 	interrupted, revoked := false, false
 	var lineErr error
-	var items protocol.ItemReader
+	var items wire.ItemReader
 	revoke := func() {
 		if !revoked {
 			revoked = true
@@ -373,7 +374,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 // decodeLine decodes a line of the module's: an item line by hand (most
 // lines are; r keeps what the last shared with it), any other with
 // encoding/json.
-func decodeLine(r *protocol.ItemReader, raw []byte) (protocol.Line, error) {
+func decodeLine(r *wire.ItemReader, raw []byte) (protocol.Line, error) {
 	if id, seq, it, ok := r.Parse(raw); ok && seq < 0 {
 		return protocol.Line{ID: id, Item: &it}, nil
 	}

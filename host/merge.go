@@ -4,11 +4,12 @@ import (
 	"cmp"
 
 	"github.com/rootbound/rootbound/internal/page"
+	"github.com/rootbound/rootbound/internal/wire"
 	"github.com/rootbound/rootbound/protocol"
 )
 
 // A merger replays one instance's call over the answers of the shards of a
-// split grep (protocol/shard.go): it takes their lines in position order
+// split grep (protocol/shard.go, internal/wire/marks.go): it takes their lines in position order
 // and has the page the module's call uses (internal/page) decide each
 // result's fate (offset, max_results, max_output_bytes), which context
 // lines go out and the `--` breaks; it keeps the byte budget, the 20
@@ -20,7 +21,7 @@ type merger struct {
 	page     page.Page[protocol.Item]
 	emit     func(raw []byte, l *protocol.Line) error
 	line     []byte
-	items    protocol.ItemWriter
+	items    wire.ItemWriter
 	enc      *protocol.Encoder
 	lineBuf  lineBuffer
 
@@ -30,7 +31,7 @@ type merger struct {
 
 	filesRead, bytesRead         int64
 	binary, tooLarge, unreadable int64
-	walk                         [protocol.MarkLen]int64 // the mark of the file being merged
+	walk                         [wire.MarkLen]int64 // the mark of the file being merged
 }
 
 // lineBuffer is where the encoder writes one line at a time.
@@ -52,35 +53,35 @@ func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(ra
 
 // mark starts a file: it was read; the walk's counts are where it was.
 // It ends the call when the byte budget is spent.
-func (m *merger) mark(mark [protocol.MarkLen]int64) {
+func (m *merger) mark(mark [wire.MarkLen]int64) {
 	m.walk = mark
 	m.filesRead++
-	m.bytesRead += mark[protocol.MarkBytes]
+	m.bytesRead += mark[wire.MarkBytes]
 	m.page.File()
 	if m.maxBytes > 0 && m.bytesRead > m.maxBytes {
-		m.end, m.ended = protocol.ErrByteBudget(m.maxBytes), true
+		m.end, m.ended = wire.ErrByteBudget(m.maxBytes), true
 		return // the budget ends the call before the file is looked at
 	}
-	m.binary += mark[protocol.MarkBinary]
-	m.tooLarge += mark[protocol.MarkTooLarge]
+	m.binary += mark[wire.MarkBinary]
+	m.tooLarge += mark[wire.MarkTooLarge]
 }
 
 // walkRead counts bytes the walk read (an ignore file), at the walk's
 // counts then; it ends the call when the byte budget is spent.
-func (m *merger) walkRead(mark [protocol.MarkLen]int64) {
+func (m *merger) walkRead(mark [wire.MarkLen]int64) {
 	m.walk = mark
-	m.bytesRead += mark[protocol.MarkBytes]
+	m.bytesRead += mark[wire.MarkBytes]
 	if m.maxBytes > 0 && m.bytesRead > m.maxBytes {
-		m.end, m.ended = protocol.ErrByteBudget(m.maxBytes), true
+		m.end, m.ended = wire.ErrByteBudget(m.maxBytes), true
 	}
 }
 
 // skipped counts a file passed over.
 func (m *merger) skipped(skip []int64) {
-	if len(skip) == protocol.SkipLen {
-		m.binary += skip[protocol.SkipBinary]
-		m.tooLarge += skip[protocol.SkipTooLarge]
-		m.unreadable += skip[protocol.SkipUnreadable]
+	if len(skip) == wire.SkipLen {
+		m.binary += skip[wire.SkipBinary]
+		m.tooLarge += skip[wire.SkipTooLarge]
+		m.unreadable += skip[wire.SkipUnreadable]
 	}
 }
 
@@ -151,22 +152,22 @@ func (m *merger) done(end *protocol.Done, ignoredBy string) protocol.Done {
 	d := protocol.Done{Status: protocol.StatusComplete, Results: m.page.Results(), Truncated: m.page.Truncated(), IgnoredBy: ignoredBy}
 	if end != nil {
 		d.Status, d.Error = end.Status, end.Error
-		walk = [protocol.MarkLen]int64{
-			protocol.MarkDirs: end.Stats.Dirs, protocol.MarkFiles: end.Stats.Files,
-			protocol.MarkSymlink: end.Skipped.Symlink, protocol.MarkSpecial: end.Skipped.Special,
-			protocol.MarkIgnored: end.Skipped.Ignored, protocol.MarkHidden: end.Skipped.Hidden,
-			protocol.MarkDenied: end.Skipped.Denied, protocol.MarkUnreadable: end.Skipped.Unreadable,
+		walk = [wire.MarkLen]int64{
+			wire.MarkDirs: end.Stats.Dirs, wire.MarkFiles: end.Stats.Files,
+			wire.MarkSymlink: end.Skipped.Symlink, wire.MarkSpecial: end.Skipped.Special,
+			wire.MarkIgnored: end.Skipped.Ignored, wire.MarkHidden: end.Skipped.Hidden,
+			wire.MarkDenied: end.Skipped.Denied, wire.MarkUnreadable: end.Skipped.Unreadable,
 		}
 	}
 	if m.end != nil {
 		d.Status, d.Error = protocol.StatusPartial, m.end
 	}
 	d.Skipped = protocol.Skipped{
-		Binary: m.binary, TooLarge: m.tooLarge, Unreadable: walk[protocol.MarkUnreadable] + m.unreadable,
-		Symlink: walk[protocol.MarkSymlink], Special: walk[protocol.MarkSpecial], Ignored: walk[protocol.MarkIgnored],
-		Hidden: walk[protocol.MarkHidden], Denied: walk[protocol.MarkDenied],
+		Binary: m.binary, TooLarge: m.tooLarge, Unreadable: walk[wire.MarkUnreadable] + m.unreadable,
+		Symlink: walk[wire.MarkSymlink], Special: walk[wire.MarkSpecial], Ignored: walk[wire.MarkIgnored],
+		Hidden: walk[wire.MarkHidden], Denied: walk[wire.MarkDenied],
 	}
-	d.Stats = protocol.Stats{Dirs: walk[protocol.MarkDirs], Files: walk[protocol.MarkFiles], FilesRead: m.filesRead, BytesRead: m.bytesRead}
+	d.Stats = protocol.Stats{Dirs: walk[wire.MarkDirs], Files: walk[wire.MarkFiles], FilesRead: m.filesRead, BytesRead: m.bytesRead}
 	if d.Truncated {
 		d.Capped, d.NextOffset = m.page.Capped(), m.page.NextOffset()
 	}

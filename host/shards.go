@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/rootbound/rootbound/internal/wire"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -75,7 +76,7 @@ type shardLine struct {
 	pos  int64
 	key  int
 	line protocol.Line
-	mark [protocol.MarkLen]int64
+	mark [wire.MarkLen]int64
 	raw  []byte
 }
 
@@ -85,17 +86,17 @@ func (a *shardLine) before(b *shardLine) bool {
 
 // shard is one instance of a split call, as the host reads it.
 type shard struct {
-	inst  *instance                 // nil in tests of the merge
-	q     *lineQueue                // its answer's lines: its instance's
-	head  *shardLine                // its next line; nil until read
-	done  *protocol.Done            // its final line
-	raw   []byte                    // the final line as the module wrote it
-	open  int64                     // the position of its file being searched (its last mark)
-	marks [][protocol.MarkLen]int64 // a batch of marks read, and the next to merge
+	inst  *instance             // nil in tests of the merge
+	q     *lineQueue            // its answer's lines: its instance's
+	head  *shardLine            // its next line; nil until read
+	done  *protocol.Done        // its final line
+	raw   []byte                // the final line as the module wrote it
+	open  int64                 // the position of its file being searched (its last mark)
+	marks [][wire.MarkLen]int64 // a batch of marks read, and the next to merge
 	next  int
 	pos   int64  // the last position it sent
 	lost  string // why it ended without a final line
-	items protocol.ItemReader
+	items wire.ItemReader
 }
 
 // shardCall is a grep split across instances: the host sends each its
@@ -284,7 +285,7 @@ func (c *shardCall) emit(raw []byte, l *protocol.Line) error {
 func (c *shardCall) read(k int) {
 	s := &c.shards[k]
 	if s.next < len(s.marks) { // the rest of a batch of marks
-		s.head = &shardLine{pos: s.marks[s.next][protocol.MarkSeq], key: keyMark, mark: s.marks[s.next]}
+		s.head = &shardLine{pos: s.marks[s.next][wire.MarkSeq], key: keyMark, mark: s.marks[s.next]}
 		s.next++
 		return
 	}
@@ -334,16 +335,16 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 		s.pos = seq
 		return &shardLine{pos: seq, key: keyFile, line: protocol.Line{ID: id, Item: &it}}
 	}
-	if id, walk, marks, ok := protocol.ParseMarkLine(raw, s.marks[:0]); ok && id == c.id && len(marks) > 0 {
+	if id, walk, marks, ok := wire.ParseMarkLine(raw, s.marks[:0]); ok && id == c.id && len(marks) > 0 {
 		s.marks = marks
 		last := marks[len(marks)-1]
-		s.pos = last[protocol.MarkSeq]
+		s.pos = last[wire.MarkSeq]
 		if walk {
 			s.marks = s.marks[:0]
 			return &shardLine{pos: s.pos, key: keyWalk, mark: last, line: protocol.Line{Walk: last[:]}}
 		}
 		s.open, s.next = s.pos, 1
-		return &shardLine{pos: marks[0][protocol.MarkSeq], key: keyMark, mark: marks[0]}
+		return &shardLine{pos: marks[0][wire.MarkSeq], key: keyMark, mark: marks[0]}
 	}
 	var l protocol.Line
 	if err := json.Unmarshal(raw, &l); err != nil || l.ID != c.id {
@@ -378,8 +379,8 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 			return &shardLine{pos: s.pos, key: keyFile, line: l}
 		}
 		return &shardLine{pos: s.pos, key: keyWalk, line: l}
-	case len(l.Skip) == protocol.SkipLen:
-		return &shardLine{pos: l.Skip[protocol.SkipSeq], key: keyFile, line: l}
+	case len(l.Skip) == wire.SkipLen:
+		return &shardLine{pos: l.Skip[wire.SkipSeq], key: keyFile, line: l}
 	}
 	s.lost = fmt.Sprintf("unexpected line from the module: %.200q", raw)
 	return nil

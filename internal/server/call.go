@@ -11,6 +11,7 @@ import (
 	"github.com/rootbound/rootbound/internal/meter"
 	"github.com/rootbound/rootbound/internal/page"
 	"github.com/rootbound/rootbound/internal/walk"
+	"github.com/rootbound/rootbound/internal/wire"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -49,20 +50,20 @@ type call struct {
 	// page decides each result's fate; its held lines are a file's, valid
 	// while the file is searched.
 	page page.Page[[]byte]
-	// A shard's state (protocol/shard.go): shard is nil for a whole call.
+	// A shard's state (protocol/shard.go, internal/wire/marks.go): shard is nil for a whole call.
 	shard   *protocol.Shard
-	pos     int64                    // position of the next file the search takes
-	fileSeq int64                    // position of the file being searched; -1 between files
-	within  bool                     // stopped while searching the file at pos
-	own     protocol.Skipped         // the shard's own files' share of done.Skipped
-	mark    *[protocol.MarkLen]int64 // the mark of the file being searched
-	marks   []byte                   // a Mark line being filled
-	nmarks  int                      // marks in it
+	pos     int64                // position of the next file the search takes
+	fileSeq int64                // position of the file being searched; -1 between files
+	within  bool                 // stopped while searching the file at pos
+	own     protocol.Skipped     // the shard's own files' share of done.Skipped
+	mark    *[wire.MarkLen]int64 // the mark of the file being searched
+	marks   []byte               // a Mark line being filled
+	nmarks  int                  // marks in it
 	walker  *walk.Walker
 	// tape records the walk outside a file's search (tape.go), or nil.
 	tape     *tape
-	line     []byte              // the item line being written, reused
-	items    protocol.ItemWriter // item lines, a file's path encoded once
+	line     []byte          // the item line being written, reused
+	items    wire.ItemWriter // item lines, a file's path encoded once
 	done     protocol.Done
 	err      *protocol.Error
 	started  bool // past validation: an error now means partial, not failed
@@ -183,7 +184,7 @@ func (c *call) setOffset(n, before, after int) *protocol.Error {
 func (c *call) check() error {
 	c.entries++
 	if c.maxEntries > 0 && c.entries > c.maxEntries {
-		return protocol.ErrEntryBudget(c.maxEntries)
+		return wire.ErrEntryBudget(c.maxEntries)
 	}
 	return c.meter.Spend(entryCost)
 }
@@ -222,13 +223,13 @@ func (c *call) addBytes(n int64) error {
 		// The walk's reads (ignore files) are every shard's: shard 0
 		// says where they fall, for the whole call's byte budget.
 		mark := c.walkCounts(c.pos)
-		mark[protocol.MarkBytes] = n
+		mark[wire.MarkBytes] = n
 		if err := c.writeWalk(&mark); err != nil {
 			return err
 		}
 	}
 	if c.maxBytes > 0 && c.done.Stats.BytesRead > c.maxBytes {
-		return protocol.ErrByteBudget(c.maxBytes)
+		return wire.ErrByteBudget(c.maxBytes)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rootbound/rootbound/internal/search"
 	"github.com/rootbound/rootbound/internal/walk"
+	"github.com/rootbound/rootbound/internal/wire"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -16,7 +17,7 @@ func (c *call) shardFiles(w *walk.Walker, search func(rel, tpath string) error) 
 		return search
 	}
 	c.walker = w
-	var mark [protocol.MarkLen]int64
+	var mark [wire.MarkLen]int64
 	return func(rel, tpath string) error {
 		seq := c.pos
 		if !c.shard.Owns(seq) {
@@ -35,11 +36,11 @@ func (c *call) shardFiles(w *walk.Walker, search func(rel, tpath string) error) 
 		}
 		c.pos++
 		// What the mark did not say: a skip found past the read.
-		skip := []int64{protocol.SkipSeq: seq, protocol.SkipBinary: sk.Binary - binary - mark[protocol.MarkBinary],
-			protocol.SkipTooLarge: sk.TooLarge - tooLarge - mark[protocol.MarkTooLarge], protocol.SkipUnreadable: c.own.Unreadable - unreadable}
+		skip := []int64{wire.SkipSeq: seq, wire.SkipBinary: sk.Binary - binary - mark[wire.MarkBinary],
+			wire.SkipTooLarge: sk.TooLarge - tooLarge - mark[wire.MarkTooLarge], wire.SkipUnreadable: c.own.Unreadable - unreadable}
 		c.own.Binary += sk.Binary - binary
 		c.own.TooLarge += sk.TooLarge - tooLarge
-		if skip[protocol.SkipBinary] == 0 && skip[protocol.SkipTooLarge] == 0 && skip[protocol.SkipUnreadable] == 0 {
+		if skip[wire.SkipBinary] == 0 && skip[wire.SkipTooLarge] == 0 && skip[wire.SkipUnreadable] == 0 {
 			return nil
 		}
 		return c.write(&protocol.Line{ID: c.id, Skip: skip})
@@ -47,16 +48,16 @@ func (c *call) shardFiles(w *walk.Walker, search func(rel, tpath string) error) 
 }
 
 // walkCounts is a Mark of the walk's counts now, at position seq.
-func (c *call) walkCounts(seq int64) [protocol.MarkLen]int64 {
+func (c *call) walkCounts(seq int64) [wire.MarkLen]int64 {
 	sk := &c.done.Skipped
-	m := [protocol.MarkLen]int64{
-		protocol.MarkSeq:     seq,
-		protocol.MarkIgnored: sk.Ignored, protocol.MarkHidden: sk.Hidden, protocol.MarkDenied: sk.Denied,
-		protocol.MarkUnreadable: sk.Unreadable - c.own.Unreadable,
+	m := [wire.MarkLen]int64{
+		wire.MarkSeq:     seq,
+		wire.MarkIgnored: sk.Ignored, wire.MarkHidden: sk.Hidden, wire.MarkDenied: sk.Denied,
+		wire.MarkUnreadable: sk.Unreadable - c.own.Unreadable,
 	}
 	if w := c.walker; w != nil { // nil before the walk
-		m[protocol.MarkDirs], m[protocol.MarkFiles] = w.Dirs, w.Files
-		m[protocol.MarkSymlink], m[protocol.MarkSpecial] = w.Symlink, w.Special
+		m[wire.MarkDirs], m[wire.MarkFiles] = w.Dirs, w.Files
+		m[wire.MarkSymlink], m[wire.MarkSpecial] = w.Symlink, w.Special
 	}
 	return m
 }
@@ -67,20 +68,20 @@ func (c *call) markFile(n int64, err error) error {
 	if c.mark == nil {
 		return nil
 	}
-	c.mark[protocol.MarkBytes] = n
+	c.mark[wire.MarkBytes] = n
 	if errors.Is(err, search.ErrBinary) {
-		c.mark[protocol.MarkBinary] = 1
+		c.mark[wire.MarkBinary] = 1
 	}
 	if errors.Is(err, search.ErrTooLarge) {
-		c.mark[protocol.MarkTooLarge] = 1
+		c.mark[wire.MarkTooLarge] = 1
 	}
 	if c.nmarks == 0 {
-		c.marks = protocol.StartMarkLine(c.marks[:0], c.id)
+		c.marks = wire.StartMarkLine(c.marks[:0], c.id)
 	} else {
 		c.marks = append(c.marks, ',')
 	}
-	c.marks = protocol.AppendMark(c.marks, c.mark)
-	if c.nmarks++; c.nmarks == protocol.MarkBatch {
+	c.marks = wire.AppendMark(c.marks, c.mark)
+	if c.nmarks++; c.nmarks == wire.MarkBatch {
 		return c.flushMarks()
 	}
 	return nil
@@ -92,15 +93,15 @@ func (c *call) flushMarks() error {
 		return c.writeErr
 	}
 	c.nmarks = 0
-	c.marks = protocol.EndMarkLine(c.marks)
+	c.marks = wire.EndMarkLine(c.marks)
 	c.writeErr = c.enc.Write(c.marks)
 	return c.writeErr
 }
 
 // writeWalk sends a Walk line.
-func (c *call) writeWalk(mark *[protocol.MarkLen]int64) error {
+func (c *call) writeWalk(mark *[wire.MarkLen]int64) error {
 	if c.flushMarks() == nil {
-		c.line = protocol.AppendWalkLine(c.line[:0], c.id, mark)
+		c.line = wire.AppendWalkLine(c.line[:0], c.id, mark)
 		c.writeErr = c.enc.Write(c.line)
 	}
 	return c.writeErr

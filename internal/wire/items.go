@@ -1,10 +1,12 @@
-package protocol
+package wire
 
 import (
 	"bytes"
 	"encoding/base64"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Item lines are most of what a module writes (a grep of the Go tree for
@@ -21,21 +23,21 @@ import (
 // then encoded once (in a grep of the Go tree for "return", 165,000 lines
 // of about 7,000 files). The zero value is ready to use.
 type ItemWriter struct {
-	path    Data
+	path    protocol.Data
 	encoded []byte
 }
 
 // Append appends the line of it.
-func (w *ItemWriter) Append(dst []byte, id string, it *Item) []byte {
+func (w *ItemWriter) Append(dst []byte, id string, it *protocol.Item) []byte {
 	return appendItemLine(dst, id, -1, it, w)
 }
 
 // AppendShard appends the item line of a shard, with its position (seq).
-func (w *ItemWriter) AppendShard(dst []byte, id string, seq int64, it *Item) []byte {
+func (w *ItemWriter) AppendShard(dst []byte, id string, seq int64, it *protocol.Item) []byte {
 	return appendItemLine(dst, id, seq, it, w)
 }
 
-func appendItemLine(dst []byte, id string, seq int64, it *Item, w *ItemWriter) []byte {
+func appendItemLine(dst []byte, id string, seq int64, it *protocol.Item, w *ItemWriter) []byte {
 	dst = append(dst, `{"id":`...)
 	dst = appendString(dst, id)
 	if seq >= 0 {
@@ -191,11 +193,11 @@ func appendString(dst []byte, s string) []byte {
 type ItemReader struct {
 	rawID, rawPath []byte // the JSON of the last id and path, as read
 	idStr          string
-	pathData       Data
+	pathData       protocol.Data
 }
 
 // Parse parses one line.
-func (r *ItemReader) Parse(line []byte) (id string, seq int64, it Item, ok bool) {
+func (r *ItemReader) Parse(line []byte) (id string, seq int64, it protocol.Item, ok bool) {
 	return parseItemLine(line, r)
 }
 
@@ -210,7 +212,7 @@ func (p *parser) again(raw []byte) bool {
 	return true
 }
 
-func parseItemLine(line []byte, r *ItemReader) (id string, seq int64, it Item, ok bool) {
+func parseItemLine(line []byte, r *ItemReader) (id string, seq int64, it protocol.Item, ok bool) {
 	seq = -1
 	p := parser{b: line}
 	if !p.lit(`{"id":`) {
@@ -264,22 +266,22 @@ func parseItemLine(line []byte, r *ItemReader) (id string, seq int64, it Item, o
 	}
 	if p.lit(`,"submatches":[`) {
 		for {
-			var sp Span
+			var sp protocol.Span
 			if !p.lit(`{"start":`) {
-				return "", -1, Item{}, false
+				return "", -1, protocol.Item{}, false
 			}
 			if sp.Start, ok = p.int(); !ok || !p.lit(`,"end":`) {
-				return "", -1, Item{}, false
+				return "", -1, protocol.Item{}, false
 			}
 			if sp.End, ok = p.int(); !ok || !p.lit("}") {
-				return "", -1, Item{}, false
+				return "", -1, protocol.Item{}, false
 			}
 			it.Submatches = append(it.Submatches, sp)
 			if p.lit("]") {
 				break
 			}
 			if !p.lit(",") {
-				return "", -1, Item{}, false
+				return "", -1, protocol.Item{}, false
 			}
 		}
 	}
@@ -307,7 +309,7 @@ func parseItemLine(line []byte, r *ItemReader) (id string, seq int64, it Item, o
 		it.Size = int64(n)
 	}
 	if !p.lit("}}") || !(p.i == len(p.b) || (p.i == len(p.b)-1 && p.b[p.i] == '\n')) {
-		return "", -1, Item{}, false
+		return "", -1, protocol.Item{}, false
 	}
 	return id, seq, it, true
 }
@@ -341,14 +343,14 @@ func (p *parser) int() (int, bool) {
 	return n, err == nil
 }
 
-func (p *parser) data() (Data, bool) {
+func (p *parser) data() (protocol.Data, bool) {
 	switch {
 	case p.lit(`{"text":`):
 		s, ok := p.str()
 		if !ok || !p.lit("}") {
 			return "", false
 		}
-		return Data(s), true
+		return protocol.Data(s), true
 	case p.lit(`{"bytes":`):
 		s, ok := p.str()
 		if !ok || !p.lit("}") {
@@ -358,7 +360,7 @@ func (p *parser) data() (Data, bool) {
 		if err != nil {
 			return "", false
 		}
-		return Data(raw), true
+		return protocol.Data(raw), true
 	}
 	return "", false
 }
