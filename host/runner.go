@@ -86,6 +86,9 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	if ctx.Err() != nil {
+		return nil, notReady(ctx)
+	}
 	c = c.clone()
 	if c.parallelism == 0 {
 		c.parallelism = c.defaultParallelism()
@@ -125,7 +128,10 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	compiled, err := r.rt.CompileModule(ctx, moduleWasm)
 	if err != nil {
-		r.Close(ctx)
+		r.Close(context.Background())
+		if ctx.Err() != nil {
+			return nil, notReady(ctx)
+		}
 		return nil, fmt.Errorf("host: compile module: %w", err)
 	}
 	r.compiled = compiled
@@ -147,10 +153,20 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		case <-inst.exited:
 		case <-ctx.Done():
 			r.Close(context.Background())
-			return nil, ctx.Err()
+			return nil, notReady(ctx)
 		}
 	}
 	return r, nil
+}
+
+// notReady is the error of a NewRunner whose ctx ended before its module
+// was compiled and its instances started: typed as a call's, since a
+// command's one call is given the same deadline.
+func notReady(ctx context.Context) *Error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return newError(protocol.CodeDeadline, "deadline reached before the module was ready (its first run on a machine compiles it, which takes seconds, and caches it)")
+	}
+	return newError(protocol.CodeCancelled, "cancelled before the module was ready")
 }
 
 func (c *config) validate() error {

@@ -130,7 +130,8 @@ func TestDeadline(t *testing.T) {
 // A deadline that passed before the host handed the call over ends the
 // call as the module's own first look at its clock would (conformance case
 // "deadline": which of the two happens is the machine's load), and a
-// cancelled call fails, on one instance and split.
+// cancelled call fails, on one instance and split; NewRunner with such a
+// context says the same, typed (it said "context deadline exceeded").
 func TestStoppedBeforeItStarted(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x\n"), 0o644)
@@ -156,6 +157,13 @@ func TestStoppedBeforeItStarted(t *testing.T) {
 			res, err := r.Grep(tc.ctx, host.GrepArgs{Pattern: "x"})
 			if res.Done.Status != tc.status || code(err) != tc.code || res.Done.Error == nil || res.Done.Error.Message != tc.message || len(res.Items) != 0 {
 				t.Errorf("status %s, error %v, %d items; want %s, %s %q, none", res.Done.Status, err, len(res.Items), tc.status, tc.code, tc.message)
+			}
+			// A runner made with such a context: the same typed error (the
+			// command gives its runner its one call's deadline, which a
+			// module compiled for the first time can outlast).
+			r, err = host.NewRunner(tc.ctx, host.NewConfig().WithRoot("/w", dir).WithParallelism(tc.parallelism))
+			if r != nil || code(err) != tc.code {
+				t.Errorf("NewRunner: %v, want %s", err, tc.code)
 			}
 		})
 	}
