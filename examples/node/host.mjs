@@ -151,12 +151,12 @@ class Guard {
     };
     // What it opened stays non-blocking: the module makes a file blocking
     // when a read says EAGAIN (a WASI 0.2 stream), and a file that says it
-    // is regular but waits for data (/proc/kmsg, a FUSE file) would then
-    // hold the worker's thread in a read no terminate() can stop, and the
-    // process could never exit. Refused, the read says EAGAIN, and the
-    // module reports the file as unreadable, as on wazero.
+    // is regular but waits for data (/proc/kmsg) would then hold the
+    // worker's thread in a read no terminate() can stop, and the process
+    // could never exit. Refused, the read says EAGAIN, and the module
+    // reports the file as unreadable, as on wazero.
     imports.fd_fdstat_set_flags = (fd, flags) =>
-      g.fds.has(fd) ? E.NOTSUP : orig.fd_fdstat_set_flags(fd, flags);
+      g.fds.has(fd) && !(flags & FDFLAG_NONBLOCK) ? E.NOTSUP : orig.fd_fdstat_set_flags(fd, flags);
     imports.fd_close = (fd) => {
       g.fds.delete(fd);
       return orig.fd_close(fd);
