@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // TestHostileWaitingFile puts a file that says it is regular and waits for
@@ -65,7 +66,7 @@ func waitingChild(t *testing.T, tree string) {
 		t.Fatal(err)
 	}
 	defer r.Close(ctx)
-	if _, err := r.Read(ctx, ReadArgs{Path: "kmsg"}); !errors.As(err, new(*Error)) || err.(*Error).Code != CodeUnreadable {
+	if _, err := r.Read(ctx, ReadArgs{Path: "kmsg"}); err == nil || protocol.AsError(err).Code != CodeUnreadable {
 		t.Errorf("wazero library: read kmsg: %v, want %s", err, CodeUnreadable)
 	}
 	if res, err := r.Grep(ctx, GrepArgs{Pattern: needle, OutputMode: "files_with_matches"}); err != nil || !hasAll(paths(res), "ok.txt") || res.Done.Skipped.Unreadable != 1 {
