@@ -769,27 +769,35 @@ func runaways(t *testing.T, root string) {
 		fmt.Sprintf("exited %v after (%v); CPU after %v; next call %d results, %v; Close %v", took.Round(time.Millisecond), inst.exitErr, after, len(next.Items), nerr, cerr),
 		took < overrun && after < maxCPUAfter && nerr == nil && len(next.Items) == 1 && cerr == nil)
 
+	type stopped struct {
+		o     outcome
+		after time.Duration
+		cerr  error
+	}
 	for _, rt := range processRuntimes(t) {
-		s := startSession(t, append(serveArgv(rt), "--timeout", hostDeadline.String()), root)
-		s.call(call{glob: &GlobArgs{Pattern: "*", Path: "names"}}, time.Minute, time.Minute)
-		var o outcome
-		after := moduleCPU(s.cmd.Process.Pid, func() {
-			start := time.Now()
-			s.stdin.Write(line)
-			var answer []byte
-			for {
-				l, err := s.out.ReadBytes('\n')
-				answer = append(answer, l...)
-				if err != nil || bytes.Contains(l, []byte(`","done":{`)) {
-					break
+		st, again := onTime(func() (st stopped) {
+			s := startSession(t, append(serveArgv(rt), "--timeout", hostDeadline.String()), root)
+			s.call(call{glob: &GlobArgs{Pattern: "*", Path: "names"}}, time.Minute, time.Minute)
+			st.after = moduleCPU(s.cmd.Process.Pid, func() {
+				start := time.Now()
+				s.stdin.Write(line)
+				var answer []byte
+				for {
+					l, err := s.out.ReadBytes('\n')
+					answer = append(answer, l...)
+					if err != nil || bytes.Contains(l, []byte(`","done":{`)) {
+						break
+					}
 				}
-			}
-			o = fromLines(answer, time.Since(start))
-		})
-		cerr := s.close()
+				st.o = fromLines(answer, time.Since(start))
+			})
+			st.cerr = s.close()
+			return st
+		}, func(st stopped) bool { return st.o.took >= hostDeadline+overrun })
+		o := st.o
 		check("module told its deadline is a minute away: host stops it at its own", rt,
-			fmt.Sprintf("ended in %v with %q; CPU after %v; host exit %v", o.took.Round(time.Millisecond), o.code, after, cerr),
-			o.took < hostDeadline+overrun && o.code == protocol.CodeDeadline && after <= maxCPUAfter && cerr == nil)
+			fmt.Sprintf("ended in %v with %q; CPU after %v; host exit %v%s", o.took.Round(time.Millisecond), o.code, st.after, st.cerr, again),
+			o.took < hostDeadline+overrun && o.code == protocol.CodeDeadline && st.after <= maxCPUAfter && st.cerr == nil)
 	}
 }
 
