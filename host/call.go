@@ -39,6 +39,7 @@ type Result struct {
 	hides, only, paths bool
 	offset, max, more  int
 	capBytes           int64
+	grep               *GrepArgs // a grep's arguments, for the printer
 }
 
 // Err returns the call's typed error (*Error), or nil when it completed.
@@ -136,7 +137,7 @@ func (r *Runner) globResult(args GlobArgs) *Result {
 func (r *Runner) grepResult(args GrepArgs) *Result {
 	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode,
 		only: args.OnlyMatching, offset: args.Offset,
-		more: len(args.Patterns)}
+		more: len(args.Patterns), grep: &args}
 	if res.Mode == "" {
 		res.Mode = ModeFiles
 	}

@@ -100,6 +100,8 @@ func eachRequest(requests, golden []byte, check func(req protocol.Request, a *an
 			v.na = "a root's policy (no oracle has a deny list, a hidden policy or rules from a host)"
 		case req.Glob != nil && req.Glob.Offset > 0 || req.Grep != nil && req.Grep.Offset > 0:
 			v.na = "an offset (no oracle pages)"
+		case req.Grep != nil && req.Grep.MaxColumnsPreview:
+			v.na = "max_columns_preview (a printer's: TestFlagsAgreeWithRipgrep holds the command to rg)"
 		case req.Grep != nil && req.Grep.ExcludePattern != "":
 			v.na = "exclude_pattern (rg has no flag for it)"
 		default:

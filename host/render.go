@@ -52,8 +52,9 @@ func (r *Result) Text() string {
 			fmt.Fprintf(&b, "%s in %s:\n", lead, match.Quote(r.Path))
 		}
 	}
+	lines := printer.ModelLines(&b, r.grep)
 	for _, it := range r.Items {
-		printer.WriteItem(&b, "", it)
+		lines.Write(it)
 	}
 	if r.results() == 0 && d.Status == protocol.StatusComplete {
 		if w.withPatterns {

@@ -142,6 +142,11 @@ type GrepArgs struct {
 	// many bytes (rg -M): its item has a LineNumber and no Text, and printers
 	// write ripgrep's "[Omitted long matching line]" (or "context line").
 	MaxColumns int `json:"max_columns,omitempty"`
+	// MaxColumnsPreview, with MaxColumns, keeps a long line's text: printers
+	// write its first MaxColumns characters (grapheme clusters; of the window
+	// an item carries, when the line is over Limits.MaxTextBytes) and
+	// ripgrep's " [... omitted end of long line]" (rg --max-columns-preview).
+	MaxColumnsPreview bool `json:"max_columns_preview,omitempty"`
 	// Type keeps only files of these types, ripgrep's names ("go", "py", "ts",
 	// "md"; TypeNames lists them).
 	Type Strings `json:"type,omitempty"`

@@ -179,6 +179,12 @@ export interface GrepArgs {
    */
   max_columns?: number;
   /**
+   * Content mode, with max_columns: a long line shows its first max_columns
+   * characters, then [... omitted end of long line] (rg
+   * --max-columns-preview).
+   */
+  max_columns_preview?: boolean;
+  /**
    * Only files of these types, ripgrep's names: go, py, js, ts, rust, java,
    * c, cpp, md, json, yaml, sh...
    */

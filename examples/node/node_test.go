@@ -46,6 +46,8 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"grep", "needle", filepath.Dir(long)},
 		{"grep", "-n", "needle", long},
 		{"grep", "-n", "func Dial", filepath.Join(dir, "dial.go")},
+		{"grep", "-n", "-C", "1", "-M", "30", "--max-columns-preview", "func Dial", filepath.Join(dir, "dial.go")},
+		{"grep", "-o", "-M", "6", "--max-columns-preview", `func Dial\w*`, filepath.Join(dir, "dial.go")},
 		{"grep", "-l", "CanonicalMIMEHeaderKey", dir},
 		{"grep", "-c", "-i", `deadline\s+exceeded`, dir},
 		{"grep", "-F", "func (c *Conn) Close", dir},

@@ -50,12 +50,34 @@ export function item(prefix, it, style = { filename: true, lineNumbers: true }) 
   if (it.line_number) {
     const sep = it.context ? '-' : ':';
     // No text: a line over max_columns, as rg -M prints it.
-    const text = it.text ? escapeLine(data(it.text)) : it.context ? '[Omitted long context line]' : '[Omitted long matching line]';
+    const text = it.text ? preview(data(it.text), it, style.grep) : it.context ? '[Omitted long context line]' : '[Omitted long matching line]';
     const lead = (style.filename ? p + sep : '') + (style.lineNumbers ? it.line_number + sep : '');
     return `${it.break ? '--\n' : ''}${lead}${text}\n`;
   }
   if (it.count) return style.filename ? `${p}:${it.count}\n` : `${it.count}\n`;
   return p + '\n';
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * preview is a line's text, escaped: with grep's max_columns_preview, a line
+ * longer than max_columns bytes is cut to its first max_columns characters
+ * (grapheme clusters), as rg --max-columns-preview prints it (the Go
+ * printer's preview).
+ */
+function preview(text, it, g) {
+  const n = g?.max_columns ?? 0;
+  if (!g?.max_columns_preview || n <= 0 || typeof text !== 'string' || Buffer.byteLength(text) <= n) return escapeLine(text);
+  let cut = '', i = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    if (i++ === n) break;
+    cut += segment;
+  }
+  if (it.context || !g.only_matching) return `${escapeLine(cut)} [... omitted end of long line]`;
+  const end = Buffer.byteLength(cut);
+  const more = (it.submatches ?? []).filter((m) => m.start >= end).length;
+  return `${escapeLine(cut)} [... ${more === 1 ? '1 more match' : `${more} more matches`}]`;
 }
 
 /** problem is the stderr line of a path that could not be read. */

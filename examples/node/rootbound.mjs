@@ -154,7 +154,7 @@ async function search(tool, argv) {
   const regexps = [];
   // As rg: line numbers on a terminal, or with -n.
   const tty = Boolean(process.stdout.isTTY);
-  const style = { filename: true, lineNumbers: tty };
+  const style = { filename: true, lineNumbers: tty, grep: tool === 'grep' ? req : undefined };
   let caseSensitive = false;
   const { pos, timeoutMs } = parseFlags(tool, argv, req, (a, next) => {
     if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;

@@ -146,6 +146,14 @@ func unicodeProperties(p string) int {
 	return n
 }
 
+// RE2 is a grep pattern as Go's regexp package reads it, with ripgrep's
+// Unicode classes (\w \d \s): for a host that finds a match's groups again
+// (rg -r), so that they are the module's.
+func RE2(pattern string) string {
+	out, _, _ := unicodePerl(pattern)
+	return out
+}
+
 // unicodePerl rewrites the Perl classes of a pattern (well formed for Go's
 // parser but for flags with "u") to ripgrep's Unicode classes, and takes
 // the "u" flag out of flag groups. ascii reports a "-u": then the classes

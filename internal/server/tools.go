@@ -221,7 +221,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	if a.Text {
 		sniff = 0
 	}
-	if !a.OnlyMatching { // a match alone is never a long line, as rg -o -M
+	if !a.MaxColumnsPreview { // with -o, a match is the line -M measures, as rg has it; a preview is the printer's
 		sink.maxColumns = a.MaxColumns
 	}
 	gi := s.useIndex(sc, m, a)

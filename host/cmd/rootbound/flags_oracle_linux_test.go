@@ -35,6 +35,7 @@ func flagTree(t *testing.T) string {
 		"link":          "->a.txt",
 		"sub/ws.txt":    "  \tTODO indented\n\tnot this\n",
 		"pats":          "alpha\nTODO [12]\n",
+		"sub/uni.txt":   "TODO e\u0301\u0301\u00fc \u65e5\u672c\u8a9e x TODO y TODO\n", // clusters of several runes, several bytes
 	})
 	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
 		t.Fatal(err)
@@ -90,6 +91,16 @@ var rgCases = []struct {
 	{name: "--files --iglob", ours: []string{"--files", "--iglob", "*.TXT"}},
 	{name: "--files PATH", ours: []string{"--files", "sub"}},
 	{name: "-M", ours: []string{"-n", "-M", "100", "TODO"}},
+	{name: "-M -o", ours: []string{"-o", "-M", "3", "TODO|run"}},
+	// rg counts a line's end (its \n, and a \r before it) in its length,
+	// rootbound does not: the -M rows take no line of N bytes.
+	{name: "--max-columns-preview", ours: []string{"-n", "-M", "12", "--max-columns-preview", "TODO"}},
+	{name: "--max-columns-preview --column", ours: []string{"--column", "-M", "7", "--max-columns-preview", "TODO"}},
+	{name: "--max-columns-preview --vimgrep", ours: []string{"--vimgrep", "-M", "5", "--max-columns-preview", "TODO"}},
+	{name: "--max-columns-preview -C1", ours: []string{"-n", "-C1", "-M", "4", "--max-columns-preview", "TODO", "c.txt"}},
+	{name: "--max-columns-preview --trim", ours: []string{"--trim", "-M", "6", "--max-columns-preview", "TODO", "sub"}},
+	{name: "--max-columns-preview, no -M", ours: []string{"-n", "--max-columns-preview", "TODO"}},
+	{name: "--max-columns-preview, --color always", ours: []string{"--color", "always", "-M", "7", "--max-columns-preview", "TODO|e one"}},
 	{name: "--null -l", ours: []string{"--null", "-l", "TODO"}},
 	{name: "-0 -n", ours: []string{"-0", "-n", "TODO"}},
 	{name: "-q", ours: []string{"-q", "TODO"}},

@@ -42,7 +42,6 @@ var foreignFlags = map[string]map[string]foreign{
 		"--ignore-file":                  {"ignore files of one's own", "-g '!GLOB' for each rule, or a .ignore file in the tree"},
 		"--ignore-file-case-insensitive": {"ignore files without regard to case", "--iglob '!GLOB'"},
 		"--include-zero":                 {"counts of zero", "--files (every file searched) beside -c"},
-		"--max-columns-preview":          {"previews of long lines", "-M N (long lines left out, and said to be)"},
 		"--mmap":                         {"memory maps", "leave it out: files are read through the sandbox"},
 		"--no-mmap":                      {"memory maps", "leave it out: files are read through the sandbox"},
 		"--no-ignore-dot":                {"a part of --no-ignore", "--no-ignore (every ignore file, or none)"},

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -96,10 +97,12 @@ func groupsRegexp(a host.GrepArgs) (*regexp.Regexp, error) {
 	ps := append([]string{a.Pattern}, a.Patterns...)
 	upper := false
 	for i, p := range ps {
+		upper = upper || strings.ContainsFunc(p, unicode.IsUpper)
 		if a.Literal {
 			p = regexp.QuoteMeta(p)
+		} else {
+			p = match.RE2(p)
 		}
-		upper = upper || strings.ContainsFunc(p, unicode.IsUpper)
 		ps[i] = "(?:" + p + ")"
 	}
 	expr := strings.Join(ps, "|")

@@ -292,6 +292,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		Color:       c.color == "always" || c.color == "auto" && tty,
 		Null:        c.null,
 		Trim:        c.trim,
+		Grep:        &grep,
 	}
 	if c.vimgrep {
 		style.Filename, style.Color = true, false // as rg prints it

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rivo/uniseg"
+
 	"github.com/rootbound/rootbound/host/internal/escape"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -22,12 +24,12 @@ import (
 // Separator goes between groups of context lines.
 const Separator = "--"
 
-// WriteItem writes it as a model reads results (and rg -n -H
+// ModelLines writes items to w as a model reads results (and rg -n -H
 // --no-heading prints them): the path, path:N:text, path-N-text for a
 // context line, or path:count, after "--" when the module marked a break.
-// prefix goes before the path.
-func WriteItem(w io.Writer, prefix string, it protocol.Item) {
-	(&Lines{W: w, Prefix: prefix, Style: Style{Filename: true, LineNumbers: true}}).Write(it)
+// grep: the call's arguments, if it is a grep.
+func ModelLines(w io.Writer, grep *protocol.GrepArgs) *Lines {
+	return &Lines{W: w, Style: Style{Filename: true, LineNumbers: true, Grep: grep}}
 }
 
 // Names is how a Style prints names: for whom.
@@ -58,6 +60,9 @@ type Style struct {
 	Null        bool // a NUL byte after each path, in place of what follows it (rg -0, fd -0)
 	Numbered    bool // a read's lines: the number right-aligned in six columns, a tab, the text (cat -n)
 	Trim        bool // a line's leading ASCII white space left out (rg --trim); columns stay the line's
+	// Grep is the grep call's arguments, for those that change how a line
+	// prints (max_columns_preview); nil: none do.
+	Grep *protocol.GrepArgs
 }
 
 // Lines writes items in a Style. It remembers the last path, for headings.
@@ -158,14 +163,17 @@ func (p *Lines) Write(it protocol.Item) {
 		return
 	}
 	columns := (p.Column || p.Vimgrep) && !it.Context && len(it.Submatches) > 0
-	text, cut := string(*it.Text), 0
+	text, cut, tail := string(*it.Text), 0, ""
+	if g := p.Grep; g != nil && g.MaxColumnsPreview && g.MaxColumns > 0 && len(text) > g.MaxColumns {
+		text, tail = p.preview(text, it, g.MaxColumns, columns || g.OnlyMatching)
+	}
 	if p.Trim {
 		text = strings.TrimLeft(text, " \t\n\v\f\r")
 		cut = len(*it.Text) - len(text)
 	}
 	if p.Vimgrep && columns {
 		for _, sp := range it.Submatches {
-			fmt.Fprintf(p.W, "%s%s:%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp.Start+1)), p.text(text, shift([]protocol.Span{sp}, cut)))
+			fmt.Fprintf(p.W, "%s%s:%s%s\n", lead.String(), p.paint(colorCol, strconv.Itoa(sp.Start+1)), p.text(text, shift([]protocol.Span{sp}, cut)), tail)
 		}
 		return
 	}
@@ -177,7 +185,30 @@ func (p *Lines) Write(it protocol.Item) {
 	if it.Context {
 		spans = nil
 	}
-	fmt.Fprintf(p.W, "%s%s\n", lead.String(), p.text(text, spans))
+	fmt.Fprintf(p.W, "%s%s%s\n", lead.String(), p.text(text, spans), tail)
+}
+
+// preview is a long line's first n characters (grapheme clusters) and
+// what follows them, as rg --max-columns-preview prints it: how many
+// matches start past the cut when it reads a line's matches (colour,
+// columns, -o), else that the end was left out. (With -o, rg's count is
+// not followed: it counts matches of the line that are not after the cut.)
+func (p *Lines) preview(text string, it protocol.Item, n int, matches bool) (string, string) {
+	end, rest := 0, text
+	for i := 0; i < n && rest != ""; i++ {
+		cluster, r, _, _ := uniseg.FirstGraphemeClusterInString(rest, -1)
+		end, rest = end+len(cluster), r
+	}
+	if it.Context || !p.Color && !matches {
+		return text[:end], " [... omitted end of long line]"
+	}
+	more := 0
+	for _, sp := range it.Submatches {
+		if sp.Start >= end {
+			more++
+		}
+	}
+	return text[:end], " [... " + Count(int64(more), "1 more match", "more matches") + "]"
 }
 
 // shift moves spans cut bytes left, for a text that lost its first cut
@@ -214,12 +245,13 @@ func (p *Lines) text(s string, spans []protocol.Span) string {
 	var b strings.Builder
 	at := 0
 	for _, sp := range spans {
-		if sp.Start < at || sp.End > len(s) || sp.Start == sp.End {
+		end := min(sp.End, len(s)) // a match a preview cuts is coloured up to the cut, as rg does
+		if sp.Start < at || sp.Start >= end {
 			continue
 		}
 		b.WriteString(escape.Line(s[at:sp.Start]))
-		b.WriteString(colorHit + escape.Line(s[sp.Start:sp.End]) + reset)
-		at = sp.End
+		b.WriteString(colorHit + escape.Line(s[sp.Start:end]) + reset)
+		at = end
 	}
 	b.WriteString(escape.Line(s[at:]))
 	return b.String()

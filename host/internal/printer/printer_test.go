@@ -65,7 +65,7 @@ func goText(t *testing.T, file string) string {
 		}
 		switch {
 		case l.Item != nil:
-			printer.WriteItem(&stdout, "", *l.Item)
+			printer.ModelLines(&stdout, nil).Write(*l.Item)
 		case l.Problem != nil:
 			problems = append(problems, *l.Problem)
 		case l.Done != nil:
