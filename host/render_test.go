@@ -54,6 +54,9 @@ func TestText(t *testing.T) {
 		{"glob_none_left_out", func() (*host.Result, error) { return r.Glob(ctx, host.GlobArgs{Pattern: "*.log"}) }},
 		{"grep_policy", func() (*host.Result, error) { return hiding.Grep(ctx, host.GrepArgs{Pattern: "TODO"}) }},
 		{"grep_named_ignored", func() (*host.Result, error) { return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", Path: "build"}) }},
+		{"grep_max_columns_preview", func() (*host.Result, error) {
+			return r.Grep(ctx, host.GrepArgs{Pattern: "TODO", OutputMode: "content", MaxColumns: 10, MaxColumnsPreview: true, Glob: host.Strings{"*.go"}})
+		}},
 		{"grep_context", func() (*host.Result, error) {
 			return r.Grep(ctx, host.GrepArgs{Pattern: "one|three", OutputMode: "content", Context: 1, Glob: host.Strings{"*.go"}})
 		}},
