@@ -32,14 +32,14 @@ type Result struct {
 	// nothing too).
 	Hint string
 
-	// For Text: the search path's root hides hidden files; each match is a
-	// result; a glob finds directories or links too; the results skipped
-	// before these, at most how many were asked for; grep's patterns
-	// beyond Pattern; the bytes of results this host takes from one call.
-	hides, only, paths bool
-	offset, max, more  int
-	capBytes           int64
-	grep               *GrepArgs // a grep's arguments, for the printer
+	// For Text: the search path's root hides hidden files; a glob finds
+	// directories or links too; the results skipped before these, at most
+	// how many were asked for; the bytes of results this host takes from
+	// one call; a grep's arguments (-o, its patterns, and the printer's).
+	hides, paths bool
+	offset, max  int
+	capBytes     int64
+	grep         *GrepArgs
 }
 
 // Err returns the call's typed error (*Error), or nil when it completed.
@@ -136,8 +136,7 @@ func (r *Runner) globResult(args GlobArgs) *Result {
 
 func (r *Runner) grepResult(args GrepArgs) *Result {
 	res := &Result{Tool: "grep", Pattern: args.Pattern, Path: r.where(args.Path), Mode: args.OutputMode,
-		only: args.OnlyMatching, offset: args.Offset,
-		more: len(args.Patterns), grep: &args}
+		offset: args.Offset, grep: &args}
 	if res.Mode == "" {
 		res.Mode = ModeFiles
 	}

@@ -85,7 +85,7 @@ func (r *Result) notices(b *strings.Builder, w words) {
 // grepFound names n results of a grep, by its output mode.
 func grepFound(r *Result, n int) string {
 	switch {
-	case r.Mode == protocol.ModeContent && r.only:
+	case r.Mode == protocol.ModeContent && r.onlyMatching():
 		return plural(n, "match", "matches") + " of"
 	case r.Mode == protocol.ModeContent:
 		return plural(n, "matching line", "matching lines") + " for"
@@ -113,7 +113,7 @@ func globMatched(r *Result) (string, string) {
 // grepMatched is what one and many of a grep's results are.
 func grepMatched(r *Result) (string, string) {
 	switch {
-	case r.Mode == protocol.ModeContent && r.only:
+	case r.Mode == protocol.ModeContent && r.onlyMatching():
 		return "match", "matches"
 	case r.Mode == protocol.ModeContent:
 		return "line matches", "lines match"
@@ -121,11 +121,14 @@ func grepMatched(r *Result) (string, string) {
 	return "file matches", "files match"
 }
 
+// onlyMatching: a grep whose every match is a result (-o).
+func (r *Result) onlyMatching() bool { return r.grep != nil && r.grep.OnlyMatching }
+
 // patterns names the call's patterns: the first, quoted, and how many more.
 func (r *Result) patterns() string {
 	q := match.Quote(r.Pattern)
-	if r.more > 0 {
-		q += fmt.Sprintf(" (and %s)", printer.Count(int64(r.more), "1 more pattern", "more patterns"))
+	if r.grep != nil && len(r.grep.Patterns) > 0 {
+		q += fmt.Sprintf(" (and %s)", printer.Count(int64(len(r.grep.Patterns)), "1 more pattern", "more patterns"))
 	}
 	return q
 }
