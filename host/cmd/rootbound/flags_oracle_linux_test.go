@@ -99,6 +99,7 @@ var rgCases = []struct {
 	{name: "--max-columns-preview --vimgrep", ours: []string{"--vimgrep", "-M", "5", "--max-columns-preview", "TODO"}},
 	{name: "--max-columns-preview -C1", ours: []string{"-n", "-C1", "-M", "4", "--max-columns-preview", "TODO", "c.txt"}},
 	{name: "--max-columns-preview --trim", ours: []string{"--trim", "-M", "6", "--max-columns-preview", "TODO", "sub"}},
+	{name: "--max-columns-preview --trim, --color always", ours: []string{"--trim", "--color", "always", "-M", "9", "--max-columns-preview", "TODO", "sub"}},
 	{name: "--max-columns-preview, no -M", ours: []string{"-n", "--max-columns-preview", "TODO"}},
 	{name: "--max-columns-preview, --color always", ours: []string{"--color", "always", "-M", "7", "--max-columns-preview", "TODO|e one"}},
 	{name: "--null -l", ours: []string{"--null", "-l", "TODO"}},

@@ -168,8 +168,8 @@ func (p *Lines) Write(it protocol.Item) {
 		text, tail = p.preview(text, it, g.MaxColumns, columns || g.OnlyMatching)
 	}
 	if p.Trim {
-		text = strings.TrimLeft(text, " \t\n\v\f\r")
-		cut = len(*it.Text) - len(text)
+		trimmed := strings.TrimLeft(text, " \t\n\v\f\r")
+		text, cut = trimmed, len(text)-len(trimmed)
 	}
 	if p.Vimgrep && columns {
 		for _, sp := range it.Submatches {
