@@ -122,13 +122,22 @@ func newRunner(roots []string, fuel uint64, timeout time.Duration) (*runner, err
 		}
 		r.roots = append(r.roots, root{name: name, dir: f})
 	}
-	// The epoch is the clock of deadlines: one tick every epochTick.
-	go func() {
-		for range time.Tick(epochTick) {
+	go epochClock(engine)
+	return r, nil
+}
+
+// epochClock makes the engine's epoch the clock of deadlines: epoch n is
+// n epochTicks after the clock started. A ticker drops the ticks of a
+// goroutine that was not scheduled in time (on a loaded machine, a deadline
+// counted in ticks then came late), so each tick catches the epoch up with
+// the time that passed.
+func epochClock(engine *wasmtime.Engine) {
+	start, n := time.Now(), time.Duration(0)
+	for range time.Tick(epochTick) {
+		for want := time.Since(start) / epochTick; n < want; n++ {
 			engine.IncrementEpoch()
 		}
-	}()
-	return r, nil
+	}
 }
 
 const epochTick = 10 * time.Millisecond
@@ -181,6 +190,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 	if d := time.Duration(req.Limits.DeadlineMS) * time.Millisecond; d > 0 && d < deadline {
 		deadline = d
 	}
+	until := time.Now().Add(deadline) // counted from the request's arrival, not the store's start
 	dir, err := os.MkdirTemp("", "rootbound-wasmtime")
 	if err != nil {
 		return err
@@ -191,7 +201,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 		return err
 	}
 	ran := make(chan error, 1)
-	go func() { ran <- r.run(inPath, outPath, deadline) }()
+	go func() { ran <- r.run(inPath, outPath, until) }()
 	select {
 	case err := <-ran:
 		defer os.RemoveAll(dir)
@@ -201,7 +211,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 		}
 		_, werr := out.Write(trapped(req.ID, items, err))
 		return werr
-	case <-time.After(deadline + deadlineGrace + stuckGrace):
+	case <-time.After(time.Until(until) + deadlineGrace + stuckGrace):
 		items, cerr := copyLines(out, outPath)
 		// Removed now, not when the store lets go of it: a store blocked on
 		// a FIFO may hold it until the process exits, which left the
@@ -222,8 +232,9 @@ const stuckGrace = 3 * epochTick
 var errStuck = errors.New("deadline reached while the runtime was blocked in a file system call (a FIFO opened where a file was listed: wasmtime cannot open without blocking); results found until then are shown")
 
 // run runs the module in a fresh store on the request in inPath, its answer
-// going to outPath. A nil error is a normal exit; otherwise the trap.
-func (r *runner) run(inPath, outPath string, deadline time.Duration) error {
+// going to outPath, until the epoch passes until (plus deadlineGrace). A nil
+// error is a normal exit; otherwise the trap.
+func (r *runner) run(inPath, outPath string, until time.Time) error {
 	wasi := wasmtime.NewWasiConfig()
 	args := []string{"rootbound"}
 	for _, rt := range r.roots {
@@ -249,7 +260,7 @@ func (r *runner) run(inPath, outPath string, deadline time.Duration) error {
 			return err
 		}
 	}
-	store.SetEpochDeadline(uint64((deadline+deadlineGrace)/epochTick) + 1)
+	store.SetEpochDeadline(uint64(max(time.Until(until)+deadlineGrace, 0)/epochTick) + 1)
 	inst, err := r.linker.Instantiate(store, r.module)
 	if err == nil {
 		_, err = inst.GetFunc(store, "_start").Call(store)
@@ -267,6 +278,12 @@ func (r *runner) run(inPath, outPath string, deadline time.Duration) error {
 // epoch stops it: the module answers at its deadline by itself, looking at
 // its clock at least every millisecond or so of work.
 const deadlineGrace = 30 * time.Millisecond
+
+// outOfFuel is the C API's code of a trap out of fuel
+// (WASMTIME_TRAP_CODE_OUT_OF_FUEL). wasmtime-go's constant for it is one
+// less: the C enum has ALWAYS_TRAP_ADAPTER before it, the Go one does not.
+// Interrupt, before that, agrees.
+const outOfFuel wasmtime.TrapCode = 12
 
 // copyLines copies the complete lines of the answer file to out (a module
 // stopped by the runtime may have left half a line) and counts the item
@@ -304,17 +321,24 @@ func copyLines(out io.Writer, name string) (items int, err error) {
 }
 
 // trapped is the final line of a request the runtime stopped: out of fuel is
-// the work budget, an epoch interrupt the deadline. wasmtime-go's trap codes
-// do not match its Go constants, so the message decides.
+// the work budget, an epoch interrupt the deadline. The trap's code decides:
+// its message carries a symbolized backtrace of the Go module that takes
+// tens of milliseconds to format, which a stopped call's answer would wait on.
 func trapped(id string, items int, err error) []byte {
-	code, msg := protocol.CodeInternal, "the module stopped: "+err.Error()
-	switch s := err.Error(); {
-	case strings.Contains(s, "fuel"):
-		code, msg = protocol.CodeBudget, "work budget spent: the module ran out of fuel"
+	var tc wasmtime.TrapCode = 255 // none
+	if trap := (*wasmtime.Trap)(nil); errors.As(err, &trap) && trap.Code() != nil {
+		tc = *trap.Code()
+	}
+	var code, msg string
+	switch {
 	case err == errStuck:
-		code, msg = protocol.CodeDeadline, s
-	case strings.Contains(s, "interrupt"):
+		code, msg = protocol.CodeDeadline, err.Error()
+	case tc == wasmtime.Interrupt:
 		code, msg = protocol.CodeDeadline, "deadline reached before the search finished" // the module's words
+	case tc == outOfFuel:
+		code, msg = protocol.CodeBudget, "work budget spent: the module ran out of fuel"
+	default:
+		code, msg = protocol.CodeInternal, "the module stopped: "+err.Error()
 	}
 	done := protocol.Done{Status: protocol.StatusPartial, Error: protocol.NewError(code, msg), Results: items}
 	var buf bytes.Buffer
