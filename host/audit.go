@@ -67,11 +67,11 @@ func (a AuditRecord) String() string {
 func (p *Prepared) audit(res *Result, d time.Duration) AuditRecord {
 	a := AuditRecord{Tool: p.tool, Description: p.description, Pattern: res.Pattern, Path: res.Path, Reads: p.Reads(), Status: res.Done.Status,
 		Results: res.Done.Results, Truncated: res.Done.Truncated, Duration: d}
-	if p.grep != nil {
+	if p.call.Grep != nil {
 		a.Mode = res.Mode
 	}
-	if p.read != nil {
-		first := max(p.read.Offset, 1)
+	if p.call.Read != nil {
+		first := max(p.call.Read.Offset, 1)
 		a.Lines = fmt.Sprintf("%d-", first)
 		if n := res.Done.Results; n > 0 {
 			a.Lines += fmt.Sprint(first + n - 1)

@@ -82,7 +82,7 @@ func TestHostileFeedLost(t *testing.T) {
 				// trusts it: the next edit is seen only through the feed,
 				// or by a look at the file when the feed is lost.
 				time.Sleep(racyWait)
-				req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(i), Grep: &protocol.GrepArgs{Pattern: word, OutputMode: protocol.ModeContent}}
+				req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(i), Call: protocol.Call{Grep: &protocol.GrepArgs{Pattern: word, OutputMode: protocol.ModeContent}}}
 				got, want := serveLine(t, withIndex, req), serveLine(t, without, req)
 				if !bytes.Equal(got, want) {
 					t.Fatalf("edit %d (%s):\nwith the index:\n%s\nwithout:\n%s", i+1, word, got, want)

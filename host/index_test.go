@@ -140,9 +140,9 @@ func TestIndexHost(t *testing.T) {
 			mkfifo(p)
 		}
 		g := greps[rng.IntN(len(greps))]
-		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &g}
+		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Call: protocol.Call{Grep: &g}}
 		if rng.IntN(3) == 0 {
-			req = protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Glob: &protocol.GlobArgs{Pattern: "**/f1*.txt"}}
+			req = protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Call: protocol.Call{Glob: &protocol.GlobArgs{Pattern: "**/f1*.txt"}}}
 		}
 		if got, want := serveLine(t, withIndex, req), serveLine(t, without, req); !bytes.Equal(got, want) {
 			t.Fatalf("round %d, %+v:\nwith the index:\n%s\nwithout:\n%s", round, req, got, want)
@@ -173,7 +173,7 @@ func TestIndexServeStripsHostFields(t *testing.T) {
 	if !bytes.Contains(out, []byte(`exactly one of \"glob\", \"grep\", \"read\" and \"list\"`)) {
 		t.Errorf("an index request through Serve: %s", out)
 	}
-	req, _ := r.served(protocol.Request{V: protocol.Version, ID: "y", Grep: &protocol.GrepArgs{Pattern: "a"},
+	req, _ := r.served(protocol.Request{V: protocol.Version, ID: "y", Call: protocol.Call{Grep: &protocol.GrepArgs{Pattern: "a"}},
 		Shard: &protocol.Shard{Count: 2}, Changes: []protocol.RootChanges{{Root: "/w", All: true}}}, 1000)
 	if req.Shard != nil || req.Changes != nil {
 		t.Errorf("Serve sends a program's shard or changes on: %+v", req)

@@ -115,7 +115,7 @@ func TestHostileLinks(t *testing.T) {
 	}
 	request := func(path string) []byte {
 		line, _ := json.Marshal(protocol.Request{V: protocol.Version, ID: "1",
-			Grep:   &protocol.GrepArgs{Pattern: "POLICY", Path: path, OutputMode: protocol.ModeContent},
+			Call:   protocol.Call{Grep: &protocol.GrepArgs{Pattern: "POLICY", Path: path, OutputMode: protocol.ModeContent}},
 			Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds()}, Policy: wirePolicy})
 		return append(line, '\n')
 	}

@@ -133,7 +133,7 @@ func (sc splitCase) request() (protocol.Request, int) {
 	if sc.flags&8 != 0 {
 		g.MaxCount = 2
 	}
-	req := protocol.Request{V: protocol.Version, ID: "s", Grep: g, Limits: &protocol.Limits{}}
+	req := protocol.Request{V: protocol.Version, ID: "s", Call: protocol.Call{Grep: g}, Limits: &protocol.Limits{}}
 	if sc.maxOutput > 0 {
 		req.Limits.MaxOutputBytes = int64(sc.maxOutput%4000) + 100
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/internal/testtree"
-	"github.com/rootbound/rootbound/protocol"
 )
 
 // TestEveryOptionReachesTheWire sends each option of the table, set to a
@@ -35,14 +34,10 @@ func TestEveryOptionReachesTheWire(t *testing.T) {
 				t.Errorf("%s %s=%v: %v", options.Names[tool], o.Name, v, err)
 				continue
 			}
-			var wire []byte
-			if p.glob != nil {
-				wire, _ = json.Marshal(protocol.GlobArgs(*p.glob))
-			} else {
-				wire, _ = json.Marshal(protocol.GrepArgs(*p.grep))
-			}
-			var got map[string]any
-			json.Unmarshal(wire, &got)
+			wire, _ := json.Marshal(p.call)
+			var call map[string]map[string]any
+			json.Unmarshal(wire, &call)
+			got := call[options.Names[tool]]
 			want, _ := json.Marshal(v)
 			if have, _ := json.Marshal(got[o.Name]); string(have) != string(want) {
 				t.Errorf("%s %s: sent %s, the module would get %s (%s)", options.Names[tool], o.Name, want, have, wire)

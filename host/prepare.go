@@ -50,10 +50,8 @@ type Prepared struct {
 	r     *Runner
 	start time.Time // when the timeout started; zero: when it runs
 	tool  string
-	glob  *GlobArgs
-	grep  *GrepArgs
-	read  *ReadArgs
-	list  *ListArgs
+	call  protocol.Call // the call's arguments, one tool's set
+	path  string        // its path argument
 	reads []Read
 	// description is what the model said the call is for (Tools.Call's
 	// "description"), for the audit record.
@@ -83,7 +81,7 @@ func (r *Runner) PrepareGlob(args GlobArgs) (*Prepared, error) {
 		return nil, err
 	}
 	args.Exclude, args.Type, args.TypeNot = slices.Clone(args.Exclude), slices.Clone(args.Type), slices.Clone(args.TypeNot)
-	return &Prepared{r: r, tool: "glob", glob: &args, reads: []Read{rd}}, nil
+	return &Prepared{r: r, tool: "glob", call: protocol.Call{Glob: &args}, path: args.Path, reads: []Read{rd}}, nil
 }
 
 // PrepareGrep validates a grep call (its patterns, globs and path) and
@@ -105,7 +103,7 @@ func (r *Runner) PrepareGrep(args GrepArgs) (*Prepared, error) {
 		return nil, err
 	}
 	args.Glob, args.Type, args.TypeNot, args.Patterns = slices.Clone(args.Glob), slices.Clone(args.Type), slices.Clone(args.TypeNot), slices.Clone(args.Patterns)
-	return &Prepared{r: r, tool: "grep", grep: &args, reads: []Read{rd}}, nil
+	return &Prepared{r: r, tool: "grep", call: protocol.Call{Grep: &args}, path: args.Path, reads: []Read{rd}}, nil
 }
 
 // rootNames are the roots' names, the default first.
@@ -213,36 +211,34 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 		return res, res.Err()
 	}
 	start := time.Now()
+	// Each result handed over (each), none held: every one, unless the
+	// call caps them.
+	every := func(max *int) {
+		if each != nil && *max == 0 {
+			*max = protocol.MaxResultsCeiling
+		}
+	}
 	var res *Result
-	var req protocol.Request
-	switch {
-	case p.glob != nil:
-		res = p.r.globResult(*p.glob)
-		wire := *p.glob
-		if each != nil && wire.MaxResults == 0 {
-			wire.MaxResults = protocol.MaxResultsCeiling // each result is handed over, none held: every one
-		}
-		res.max = wire.MaxResults
-		req.Glob = &wire
-	case p.grep != nil:
-		res = p.r.grepResult(*p.grep)
-		wire := *p.grep
-		if each != nil && wire.MaxResults == 0 {
-			wire.MaxResults = protocol.MaxResultsCeiling
-		}
-		res.max = wire.MaxResults
-		req.Grep = &wire
-	case p.read != nil:
-		res = &Result{Tool: "read", Path: p.read.Path, offset: p.read.Offset}
-		req.Read = p.read
+	req := protocol.Request{Call: p.call}
+	switch a := &req.Call; {
+	case a.Glob != nil:
+		res = p.r.globResult(*a.Glob)
+		wire := *a.Glob
+		every(&wire.MaxResults)
+		res.max, a.Glob = wire.MaxResults, &wire
+	case a.Grep != nil:
+		res = p.r.grepResult(*a.Grep)
+		wire := *a.Grep
+		every(&wire.MaxResults)
+		res.max, a.Grep = wire.MaxResults, &wire
+	case a.Read != nil:
+		res = &Result{Tool: "read", Path: a.Read.Path, offset: a.Read.Offset}
+	case a.List != nil:
+		wire := *a.List
+		every(&wire.MaxResults)
+		res, a.List = &Result{Tool: "list", Path: p.r.where(wire.Path), offset: wire.Offset, max: wire.MaxResults}, &wire
 	default:
-		res = &Result{Tool: "list", Path: p.r.where(p.list.Path), offset: p.list.Offset}
-		wire := *p.list
-		if each != nil && wire.MaxResults == 0 {
-			wire.MaxResults = protocol.MaxResultsCeiling
-		}
-		res.max = wire.MaxResults
-		req.List = &wire
+		res = &Result{Tool: p.tool, Path: p.r.where(p.path)}
 	}
 	res.hides = p.r.cfg.policies[p.reads[0].Root].HideHidden
 	res.max = cmp.Or(res.max, protocol.DefaultMaxResults)
@@ -261,7 +257,7 @@ func (p *Prepared) run(ctx context.Context, each func(Item) error) (*Result, err
 			begun = time.Now()
 		}
 		p.r.do(ctx, begun, res, req, each)
-		if p.glob != nil && res.Done.Status == StatusComplete && res.Done.Results == 0 {
+		if p.call.Glob != nil && res.Done.Status == StatusComplete && res.Done.Results == 0 {
 			res.Hint = p.r.globHint(ctx, begun, req)
 		}
 	}

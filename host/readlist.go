@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"time"
+
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Read reads lines of one file (PrepareRead, then Run): numbered items,
@@ -46,16 +48,25 @@ func (r *Runner) PrepareRead(args ReadArgs) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{r: r, tool: "read", read: &args, reads: []Read{rd}}, nil
+	return &Prepared{r: r, tool: "read", call: protocol.Call{Read: &args}, path: args.Path, reads: []Read{rd}}, nil
 }
 
 // PrepareList validates a list call and resolves the directory it will
 // list, as PrepareGlob does; the error is an *Error.
 func (r *Runner) PrepareList(args ListArgs) (*Prepared, error) {
-	args.Path = r.hostPath(args.Path, false)
-	rd, err := r.resolve(args.Path)
+	return r.preparePath("list", protocol.Call{List: &args}, &args.Path)
+}
+
+// preparePath prepares the call of a tool whose one read is its path
+// argument (*path, in call's arguments): a host path in it becomes the
+// root's name, and it is resolved as PrepareGlob resolves its path. A tool
+// the module has and the host knows no more of (its row in tools) needs
+// nothing else to be run.
+func (r *Runner) preparePath(tool string, call protocol.Call, path *string) (*Prepared, error) {
+	*path = r.hostPath(*path, false)
+	rd, err := r.resolve(*path)
 	if err != nil {
 		return nil, err
 	}
-	return &Prepared{r: r, tool: "list", list: &args, reads: []Read{rd}}, nil
+	return &Prepared{r: r, tool: tool, call: call, path: *path, reads: []Read{rd}}, nil
 }

@@ -2,8 +2,8 @@
 
 package protocol
 
-// GlobArgs finds regular files (and, with IncludeDirs, directories) by name
-// or path. Contents are never read.
+// GlobArgs finds regular files (and, with IncludeDirs, directories) by name or
+// path. Contents are never read.
 type GlobArgs struct {
 	// Pattern is the glob. Without "/" it matches base names at any depth
 	// ("*.go"); with "/" it matches the path below the search root
@@ -194,8 +194,8 @@ type ReadArgs struct {
 	MaxBytes int `json:"max_bytes,omitempty"`
 }
 
-// ListArgs lists one directory's entries, or a small tree of them, with
-// their kinds and sizes, as glob picks them.
+// ListArgs lists one directory's entries, or a small tree of them, with their
+// kinds and sizes, as glob picks them.
 type ListArgs struct {
 	// Path is the search root: a directory or a single file, relative to the
 	// default root or under a root's name ("/docs/api"). Empty means the
@@ -224,4 +224,35 @@ type ListArgs struct {
 	// (NextOffset), and the same call with it continues exactly where the last
 	// one stopped.
 	Offset int `json:"offset,omitempty"`
+}
+
+// Call is the tool a request calls, by the one field it sets, with its
+// arguments. Request embeds it, so each tool's arguments sit at the
+// request's top level under the tool's name.
+type Call struct {
+	Glob *GlobArgs `json:"glob,omitempty"`
+	Grep *GrepArgs `json:"grep,omitempty"`
+	Read *ReadArgs `json:"read,omitempty"`
+	List *ListArgs `json:"list,omitempty"`
+}
+
+// ToolNames are the names of the tools a request may call, in order.
+var ToolNames = []string{"glob", "grep", "read", "list"}
+
+// Tools returns the names of the tools c sets: one, in a valid request.
+func (c *Call) Tools() []string {
+	var names []string
+	if c.Glob != nil {
+		names = append(names, "glob")
+	}
+	if c.Grep != nil {
+		names = append(names, "grep")
+	}
+	if c.Read != nil {
+		names = append(names, "read")
+	}
+	if c.List != nil {
+		names = append(names, "list")
+	}
+	return names
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -41,22 +43,29 @@ func DecodeRequest(line []byte) (Request, *Error) {
 	if req.V != Version {
 		return req, NewError(CodeInvalidArgument, fmt.Sprintf("version %d, want %d", req.V, Version))
 	}
+	called := req.Tools()
 	if req.Index != nil {
-		if req.Glob != nil || req.Grep != nil || req.Read != nil || req.List != nil || req.Shard != nil {
-			return req, NewError(CodeInvalidArgument, `an "index" request names no "glob", "grep", "read", "list" or "shard"`)
+		if len(called) > 0 || req.Shard != nil {
+			return req, NewError(CodeInvalidArgument, `an "index" request names no `+quoteList(slices.Concat(ToolNames, []string{"shard"}), "or"))
 		}
 		return req, nil
 	}
-	n := 0
-	for _, set := range []bool{req.Glob != nil, req.Grep != nil, req.Read != nil, req.List != nil} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		return req, NewError(CodeInvalidArgument, `a request names exactly one of "glob", "grep", "read" and "list"`)
+	if len(called) != 1 {
+		return req, NewError(CodeInvalidArgument, "a request names exactly one of "+quoteList(ToolNames, "and"))
 	}
 	return req, nil
+}
+
+// quoteList writes names quoted, as a list: "a", "b" and "c".
+func quoteList(names []string, and string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " " + and + " " + q[len(q)-1]
 }
 
 // jsonText says what encoding/json found wrong in the user's terms: the
@@ -135,12 +144,7 @@ func walkFields(dec *json.Decoder, t reflect.Type, at string) error {
 		fields := map[string]reflect.Type{}
 		var names []string
 		if t.Kind() == reflect.Struct {
-			for f := range t.Fields() {
-				if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
-					fields[name] = f.Type
-					names = append(names, name)
-				}
-			}
+			names = jsonFields(t, fields, names)
 		}
 		seen := map[string]bool{}
 		for dec.More() {
@@ -179,6 +183,22 @@ func walkFields(dec *json.Decoder, t reflect.Type, at string) error {
 		return err
 	}
 	return nil
+}
+
+// jsonFields adds the JSON fields of struct t to fields and their names to
+// names, with those of an embedded struct (Request's Call) in its place.
+func jsonFields(t reflect.Type, fields map[string]reflect.Type, names []string) []string {
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+			names = jsonFields(f.Type, fields, names)
+		case name != "" && name != "-":
+			fields[name] = f.Type
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // Encoder writes response lines.

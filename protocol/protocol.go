@@ -37,15 +37,15 @@ func ErrLineTooLong() *Error {
 	return NewError(CodeInvalidArgument, fmt.Sprintf("request line longer than %d bytes", MaxLineBytes))
 }
 
-// Request is one call: exactly one of Glob, Grep, Read and List is set.
+// Request is one call: it calls exactly one tool (Call), or, from a host,
+// builds the index.
 type Request struct {
-	V      int       `json:"v"`
-	ID     string    `json:"id"`
-	Glob   *GlobArgs `json:"glob,omitempty"`
-	Grep   *GrepArgs `json:"grep,omitempty"`
-	Read   *ReadArgs `json:"read,omitempty"`
-	List   *ListArgs `json:"list,omitempty"`
-	Limits *Limits   `json:"limits,omitempty"`
+	V  int    `json:"v"`
+	ID string `json:"id"`
+	// Call is the tool called and its arguments (generated from the
+	// table of options): {"grep": {...}}.
+	Call
+	Limits *Limits `json:"limits,omitempty"`
 	// Policy is set by the host, never by a model: what each root lets a
 	// call see.
 	Policy []RootPolicy `json:"policy,omitempty"`

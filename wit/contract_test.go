@@ -126,8 +126,7 @@ func TestProtocolMatchesWIT(t *testing.T) {
 
 func checkRecord(t *testing.T, name string, rec *wit.Record, gt reflect.Type) {
 	goFields := map[string]reflect.StructField{}
-	for i := 0; i < gt.NumField(); i++ {
-		f := gt.Field(i)
+	for _, f := range reflect.VisibleFields(gt) { // an embedded struct's fields too (Request's Call)
 		tag := f.Tag.Get("json")
 		if tag == "" || tag == "-" {
 			continue

@@ -122,22 +122,13 @@ func newRunner(roots []string, fuel uint64, timeout time.Duration) (*runner, err
 		}
 		r.roots = append(r.roots, root{name: name, dir: f})
 	}
-	go epochClock(engine)
-	return r, nil
-}
-
-// epochClock makes the engine's epoch the clock of deadlines: epoch n is
-// n epochTicks after the clock started. A ticker drops the ticks of a
-// goroutine that was not scheduled in time (on a loaded machine, a deadline
-// counted in ticks then came late), so each tick catches the epoch up with
-// the time that passed.
-func epochClock(engine *wasmtime.Engine) {
-	start, n := time.Now(), time.Duration(0)
-	for range time.Tick(epochTick) {
-		for want := time.Since(start) / epochTick; n < want; n++ {
+	// The epoch is the clock of deadlines: one tick every epochTick.
+	go func() {
+		for range time.Tick(epochTick) {
 			engine.IncrementEpoch()
 		}
-	}
+	}()
+	return r, nil
 }
 
 const epochTick = 10 * time.Millisecond
@@ -190,7 +181,6 @@ func (r *runner) call(line []byte, out io.Writer) error {
 	if d := time.Duration(req.Limits.DeadlineMS) * time.Millisecond; d > 0 && d < deadline {
 		deadline = d
 	}
-	until := time.Now().Add(deadline) // counted from the request's arrival, not the store's start
 	dir, err := os.MkdirTemp("", "rootbound-wasmtime")
 	if err != nil {
 		return err
@@ -201,7 +191,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 		return err
 	}
 	ran := make(chan error, 1)
-	go func() { ran <- r.run(inPath, outPath, until) }()
+	go func() { ran <- r.run(inPath, outPath, deadline) }()
 	select {
 	case err := <-ran:
 		defer os.RemoveAll(dir)
@@ -211,7 +201,7 @@ func (r *runner) call(line []byte, out io.Writer) error {
 		}
 		_, werr := out.Write(trapped(req.ID, items, err))
 		return werr
-	case <-time.After(time.Until(until) + deadlineGrace + stuckGrace):
+	case <-time.After(deadline + deadlineGrace + stuckGrace):
 		items, cerr := copyLines(out, outPath)
 		// Removed now, not when the store lets go of it: a store blocked on
 		// a FIFO may hold it until the process exits, which left the
@@ -232,9 +222,8 @@ const stuckGrace = 3 * epochTick
 var errStuck = errors.New("deadline reached while the runtime was blocked in a file system call (a FIFO opened where a file was listed: wasmtime cannot open without blocking); results found until then are shown")
 
 // run runs the module in a fresh store on the request in inPath, its answer
-// going to outPath, until the epoch passes until (plus deadlineGrace). A nil
-// error is a normal exit; otherwise the trap.
-func (r *runner) run(inPath, outPath string, until time.Time) error {
+// going to outPath. A nil error is a normal exit; otherwise the trap.
+func (r *runner) run(inPath, outPath string, deadline time.Duration) error {
 	wasi := wasmtime.NewWasiConfig()
 	args := []string{"rootbound"}
 	for _, rt := range r.roots {
@@ -260,7 +249,7 @@ func (r *runner) run(inPath, outPath string, until time.Time) error {
 			return err
 		}
 	}
-	store.SetEpochDeadline(uint64(max(time.Until(until)+deadlineGrace, 0)/epochTick) + 1)
+	store.SetEpochDeadline(uint64((deadline+deadlineGrace)/epochTick) + 1)
 	inst, err := r.linker.Instantiate(store, r.module)
 	if err == nil {
 		_, err = inst.GetFunc(store, "_start").Call(store)

@@ -40,6 +40,14 @@ var All = []Tool{Glob, Grep, Read, List}
 // Names is the tools' names.
 var Names = map[Tool]string{Glob: "glob", Grep: "grep", Read: "read", List: "list"}
 
+// Docs document each tool's type of arguments in Go (protocol.GlobArgs, …).
+var Docs = map[Tool]string{
+	Glob: "finds regular files (and, with IncludeDirs, directories) by name or path. Contents are never read.",
+	Grep: "searches file contents, line by line: a match never spans lines unless Multiline is set.",
+	Read: "reads lines of one file, numbered, as grep's items.",
+	List: "lists one directory's entries, or a small tree of them, with their kinds and sizes, as glob picks them.",
+}
+
 // Kind is an option's JSON type.
 type Kind uint8
 

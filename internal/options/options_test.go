@@ -84,12 +84,12 @@ func TestGenerated(t *testing.T) {
 			t.Errorf("%s's option lists are not what the table gives: run go generate ./internal/options", doc)
 		}
 	}
-	for pkg, path := range map[string]string{"protocol": "../../protocol/args.go"} {
+	for path, want := range map[string][]byte{"../../protocol/args.go": options.GoArgs("protocol"), "../../internal/server/dispatch.go": options.GoDispatch()} {
 		have, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(have, options.GoArgs(pkg)) {
+		if !bytes.Equal(have, want) {
 			t.Errorf("%s is not what the table gives: run go generate ./internal/options", path)
 		}
 	}

@@ -131,17 +131,10 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		}
 		c.shard = req.Shard
 	}
-	switch {
-	case req.Index != nil:
+	if req.Index != nil {
 		s.index(c, req.Index)
-	case req.Glob != nil:
-		s.glob(c, req.Glob)
-	case req.Read != nil:
-		s.read(c, req.Read)
-	case req.List != nil:
-		s.list(c, req.List)
-	default:
-		s.grep(c, req.Grep)
+	} else {
+		s.dispatch(c, &req.Call)
 	}
 	return c
 }

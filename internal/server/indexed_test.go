@@ -238,7 +238,7 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		case 2:
 			a.Offset = rng.IntN(3)
 		}
-		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Grep: &a}
+		req := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Call: protocol.Call{Grep: &a}}
 		if rng.IntN(10) == 0 {
 			req.Limits = &protocol.Limits{MaxBytes: int64(rng.IntN(400)), MaxEntries: int64(rng.IntN(30))}
 		}
@@ -256,7 +256,7 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			gl.MaxResults = 1 + rng.IntN(3)
 		}
-		greq := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Glob: &gl}
+		greq := protocol.Request{V: protocol.Version, ID: fmt.Sprint(round), Call: protocol.Call{Glob: &gl}}
 		if got, want := answer(t, fed, greq), answer(t, plain, greq); !bytes.Equal(got, want) {
 			t.Fatalf("round %d, glob %+v:\nindexed, fed:\n%s\nwithout the index:\n%s", round, gl, got, want)
 		}
@@ -338,12 +338,12 @@ func TestIndexMemoryCap(t *testing.T) {
 		ri := s.indexes["/r"]
 		for _, p := range []string{"alpha_1", "beta", "alpha_99", "nothing"} {
 			for _, mode := range []protocol.OutputMode{protocol.ModeFiles, protocol.ModeContent} {
-				req := protocol.Request{V: protocol.Version, ID: "g", Grep: &protocol.GrepArgs{Pattern: p, OutputMode: mode, MaxResults: protocol.MaxResultsCeiling}}
+				req := protocol.Request{V: protocol.Version, ID: "g", Call: protocol.Call{Grep: &protocol.GrepArgs{Pattern: p, OutputMode: mode, MaxResults: protocol.MaxResultsCeiling}}}
 				if got, want := answer(t, s, req), answer(t, plain, req); !bytes.Equal(got, want) {
 					t.Fatalf("cap %d, grep %q: with the index\n%s\nwithout\n%s", max, p, got, want)
 				}
 			}
-			req := protocol.Request{V: protocol.Version, ID: "g", Glob: &protocol.GlobArgs{Pattern: "*.txt", MaxResults: protocol.MaxResultsCeiling}}
+			req := protocol.Request{V: protocol.Version, ID: "g", Call: protocol.Call{Glob: &protocol.GlobArgs{Pattern: "*.txt", MaxResults: protocol.MaxResultsCeiling}}}
 			if got, want := answer(t, s, req), answer(t, plain, req); !bytes.Equal(got, want) {
 				t.Fatalf("cap %d, glob: with the index\n%s\nwithout\n%s", max, got, want)
 			}

@@ -41,7 +41,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := answer(t, s, protocol.Request{V: 1, ID: "r", Read: &protocol.ReadArgs{Path: "f", Offset: offset, Limit: limit, MaxBytes: maxBytes},
+		out := answer(t, s, protocol.Request{V: 1, ID: "r", Call: protocol.Call{Read: &protocol.ReadArgs{Path: "f", Offset: offset, Limit: limit, MaxBytes: maxBytes}},
 			Limits: &protocol.Limits{MaxTextBytes: width}})
 		var got []string
 		var numbers []int

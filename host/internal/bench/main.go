@@ -187,7 +187,7 @@ func run() error {
 		tree := trees[c.tree]
 		ref := median(func() error { return refRun(c.ref, tree) })
 		nat := median(func() error {
-			req := protocol.Request{V: protocol.Version, ID: "1", Glob: c.glob, Grep: c.grep}
+			req := protocol.Request{V: protocol.Version, ID: "1", Call: protocol.Call{Glob: c.glob, Grep: c.grep}}
 			line, _ := json.Marshal(req)
 			return natives[c.tree].Serve(bytes.NewReader(append(line, '\n')), io.Discard)
 		})

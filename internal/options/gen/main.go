@@ -1,6 +1,7 @@
 // Command gen writes what comes from the table of options: the arguments of
-// package protocol (package host's are aliases of them), the Node host's flag table and argument types and
-// the option lists of README.md and PROTOCOL.md (go generate
+// package protocol (package host's are aliases of them) and its Call, the
+// module's dispatch of tools, the Node host's flag table and argument types,
+// and the option lists of README.md and PROTOCOL.md (go generate
 // ./internal/options).
 package main
 
@@ -32,6 +33,9 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := os.WriteFile("../../protocol/args.go", options.GoArgs("protocol"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("../../internal/server/dispatch.go", options.GoDispatch(), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
