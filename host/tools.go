@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -48,7 +49,10 @@ type tool struct {
 	description string // a %s in it: the runner's file size cap
 	schema      string
 	prepare     func(r *Runner, args json.RawMessage) (*Prepared, string, error)
-	words       // how Result.Text words its answer
+	// typed prepares a program's call, as Runner.PrepareX: its arguments
+	// typed, not checked against the schema a model is held to.
+	typed func(r *Runner, c protocol.Call) (*Prepared, error)
+	words // how Result.Text words its answer
 }
 
 // words are how a tool's answer is worded for a model (render.go).
@@ -108,7 +112,27 @@ func newTool[A any](name string, o options.Tool, description string, prepare fun
 			}
 			p, err := prepare(r, a)
 			return p, desc, err
+		},
+		typed: func(r *Runner, c protocol.Call) (*Prepared, error) {
+			v := reflect.ValueOf(c)
+			for i := range v.NumField() {
+				if a, ok := v.Field(i).Interface().(*A); ok && a != nil {
+					return prepare(r, *a)
+				}
+			}
+			return nil, newError(CodeInvalidArgument, "the call has no arguments for "+name)
 		}}
+}
+
+// Prepare validates the call of the one tool c sets (a program's call,
+// its arguments typed: Runner.PrepareGlob's, PrepareGrep's, … for that
+// tool) and resolves what it will read. The error is an *Error.
+func (r *Runner) Prepare(c protocol.Call) (*Prepared, error) {
+	names := c.Tools()
+	if len(names) != 1 {
+		return nil, newError(CodeInvalidArgument, "a call sets exactly one of "+strings.Join(protocol.ToolNames, ", "))
+	}
+	return toolNamed(names[0]).typed(r, c)
 }
 
 // Specs returns the tool specs: glob, grep, read, list. The grep and read
@@ -223,7 +247,7 @@ func (t *Tools) Call(ctx context.Context, name string, args json.RawMessage) (st
 func (t *Tools) Prepare(name string, args json.RawMessage) (*Prepared, error) {
 	tl := toolNamed(name)
 	if tl == nil {
-		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want glob, grep, read or list", name))
+		return nil, newError(CodeInvalidArgument, fmt.Sprintf("unknown tool %q, want %s", name, strings.Join(protocol.ToolNames, ", ")))
 	}
 	p, desc, err := tl.prepare(t.r, args)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 func TestToolsCall(t *testing.T) {
@@ -139,4 +140,52 @@ func FuzzPrepare(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRunnerPrepare holds Runner.Prepare, a program's call of any tool, to
+// the tool's own Prepare method: the same reads and the same items, and a
+// call that sets no tool or two is refused.
+func TestRunnerPrepare(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "package a // TODO\n", "sub/b.txt": "b\n"})
+	r := newRunner(t, host.NewConfig().WithRoot("/workspace", dir))
+	tests := []struct {
+		name string
+		call protocol.Call
+		own  func() (*host.Prepared, error)
+		code string
+	}{
+		{name: "glob", call: protocol.Call{Glob: &host.GlobArgs{Pattern: "*.go"}},
+			own: func() (*host.Prepared, error) { return r.PrepareGlob(host.GlobArgs{Pattern: "*.go"}) }},
+		{name: "grep", call: protocol.Call{Grep: &host.GrepArgs{Pattern: "TODO"}},
+			own: func() (*host.Prepared, error) { return r.PrepareGrep(host.GrepArgs{Pattern: "TODO"}) }},
+		{name: "read", call: protocol.Call{Read: &host.ReadArgs{Path: "a.go"}},
+			own: func() (*host.Prepared, error) { return r.PrepareRead(host.ReadArgs{Path: "a.go"}) }},
+		{name: "list", call: protocol.Call{List: &host.ListArgs{Path: "sub"}},
+			own: func() (*host.Prepared, error) { return r.PrepareList(host.ListArgs{Path: "sub"}) }},
+		{name: "no tool", code: host.CodeInvalidArgument},
+		{name: "two tools", call: protocol.Call{Glob: &host.GlobArgs{Pattern: "*"}, List: &host.ListArgs{}}, code: host.CodeInvalidArgument},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := r.Prepare(tt.call)
+			if code(err) != tt.code || tt.code != "" {
+				if code(err) != tt.code {
+					t.Fatalf("error %v, want code %q", err, tt.code)
+				}
+				return
+			}
+			want, err := tt.own()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Tool() != want.Tool() || !slices.Equal(p.Reads(), want.Reads()) {
+				t.Errorf("prepared %s reading %v, the tool's own %s reading %v", p.Tool(), p.Reads(), want.Tool(), want.Reads())
+			}
+			got, _ := p.Run(context.Background())
+			own, _ := want.Run(context.Background())
+			if g, w := fmt.Sprint(paths(got), got.Done.Results), fmt.Sprint(paths(own), own.Done.Results); g != w || len(got.Items) == 0 {
+				t.Errorf("items %s, the tool's own %s", g, w)
+			}
+		})
+	}
 }

@@ -4,9 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // An MCP bundle (MCPB, github.com/modelcontextprotocol/mcpb) is a zip of a
@@ -16,8 +20,13 @@ import (
 // mcpbPlatform is the bundle format's name of an OS.
 var mcpbPlatform = map[string]string{"linux": "linux", "darwin": "darwin", "windows": "win32"}
 
-// Manifest is an MCPB manifest (version 0.3).
-func (r *Release) Manifest(p Platform) map[string]any {
+// Manifest is an MCPB manifest (version 0.3). Its tools are the table of
+// tools' (examples/node/flags.json, which go generate writes from it).
+func (r *Release) Manifest(p Platform) (map[string]any, error) {
+	tools, err := r.tools()
+	if err != nil {
+		return nil, err
+	}
 	entry := "server/" + p.Exe()
 	return map[string]any{
 		"manifest_version": "0.3",
@@ -39,12 +48,7 @@ func (r *Release) Manifest(p Platform) map[string]any {
 				"args":    []string{"mcp", "--root", "${user_config.workspace}"},
 			},
 		},
-		"tools": []map[string]string{
-			{"name": "glob", "description": "Find files by name or path pattern."},
-			{"name": "grep", "description": "Search file contents with a regular expression, as ripgrep does."},
-			{"name": "read", "description": "Read a file's lines, numbered."},
-			{"name": "list", "description": "List a directory's entries with their sizes."},
-		},
+		"tools":         tools,
 		"compatibility": map[string]any{"platforms": []string{mcpbPlatform[p.OS]}},
 		"user_config": map[string]any{
 			"workspace": map[string]any{
@@ -54,7 +58,29 @@ func (r *Release) Manifest(p Platform) map[string]any {
 				"required":    true,
 			},
 		},
+	}, nil
+}
+
+// tools are the manifest's tools: each tool's name and its line in the
+// command's usage, from examples/node/flags.json.
+func (r *Release) tools() ([]map[string]string, error) {
+	b, err := os.ReadFile(filepath.Join(r.Repo, "examples", "node", "flags.json"))
+	if err != nil {
+		return nil, err
 	}
+	var table map[string]json.RawMessage
+	if err := json.Unmarshal(b, &table); err != nil {
+		return nil, fmt.Errorf("examples/node/flags.json: %w", err)
+	}
+	var tools []map[string]string
+	for _, name := range slices.Sorted(maps.Keys(table)) {
+		var t struct{ Summary string }
+		if name == "generated" || json.Unmarshal(table[name], &t) != nil || t.Summary == "" {
+			continue
+		}
+		tools = append(tools, map[string]string{"name": name, "description": strings.ToUpper(t.Summary[:1]) + t.Summary[1:] + "."})
+	}
+	return tools, nil
 }
 
 // bundles writes an MCP bundle for each platform's binary.
@@ -64,7 +90,11 @@ func (r *Release) bundles() error {
 		return err
 	}
 	for _, p := range Platforms {
-		manifest, err := json.MarshalIndent(r.Manifest(p), "", "  ")
+		m, err := r.Manifest(p)
+		if err != nil {
+			return err
+		}
+		manifest, err := json.MarshalIndent(m, "", "  ")
 		if err != nil {
 			return err
 		}

@@ -49,12 +49,14 @@ function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
   const spell = (t) => FLAGS[t].flags.map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` +
     (f.arg ? ' ' + f.arg : '')).join(' ');
-  process.stderr.write('usage: rootbound.mjs glob [FLAG...] PATTERN [DIR] | grep [FLAG...] (PATTERN | -e PATTERN ...) [PATH] | read [FLAG...] PATH[:A[-B]] | list [FLAG...] [DIR] | serve --root NAME=DIR ...\n' +
-    `glob: ${spell('glob')} --timeout 60s\ngrep: ${spell('grep')} -n -e PATTERN --timeout 60s\nread: ${spell('read')} --timeout 60s\nlist: ${spell('list')} --timeout 60s\n`);
+  const extra = { grep: ' -n -e PATTERN' };
+  const tools = Object.keys(FLAGS).filter((t) => t !== 'generated');
+  process.stderr.write('usage: ' + tools.map((t) => `rootbound.mjs ${t} ${FLAGS[t].synopsis}`).join(' | ') + ' | serve --root NAME=DIR ...\n' +
+    tools.map((t) => `${t}: ${spell(t)}${extra[t] ?? ''} --timeout 60s\n`).join(''));
   process.exit(2);
 }
 
-// The flags of the four commands come from the one table of options
+// The tools' commands and their flags come from the one table of options
 // (internal/options, which generates flags.json); --timeout, -n and -e are
 // this command's own.
 const FLAGS = JSON.parse(fs.readFileSync(path.join(here, 'flags.json'), 'utf8'));
@@ -206,11 +208,12 @@ async function search(tool, argv) {
 
 // readList runs read (a file's lines, numbered as cat -n numbers them: all
 // of them, in as many calls as they take, unless PATH:A-B, --offset or -n
-// say otherwise) or list (a directory's entries), as the Go command does.
+// say otherwise), list (a directory's entries), or any other tool of the
+// table whose call is its options and one PATH, as the Go command does.
 async function readList(tool, argv) {
   const req = { ...FLAGS[tool].defaults };
   const { pos, timeoutMs } = parseFlags(tool, argv, req);
-  if (pos.length > 1 || (tool === 'read' && pos.length === 0)) usage(tool === 'read' ? 'read: want PATH' : 'list: want at most one DIR');
+  if (pos.length > 1 || (tool === 'read' && pos.length === 0)) usage(tool === 'read' ? 'read: want PATH' : `${tool}: want at most one PATH`);
   let arg = pos[0] ?? '.';
   let want = req.limit ?? 0;
   // PATH:A line A, PATH:A-B lines A to B, PATH:A- A to the end (the Go
@@ -290,6 +293,6 @@ async function serve(rest) {
 
 const [cmd, ...rest] = process.argv.slice(2);
 if (cmd === 'glob' || cmd === 'grep') await search(cmd, rest);
-else if (cmd === 'read' || cmd === 'list') await readList(cmd, rest);
+else if (cmd !== 'generated' && FLAGS[cmd]) await readList(cmd, rest);
 else if (cmd === 'serve') await serve(rest);
 else usage(cmd ? `unknown command ${cmd}` : '');

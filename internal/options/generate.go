@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// NodeFlags is examples/node/flags.json: each tool's command-line flags
+// NodeFlags is examples/node/flags.json: each tool's line in the usage, its command-line flags
 // (the option each sets, its kind, and the value it sets when it takes no
 // argument) and the command's defaults, for the Node host's parser.
 func NodeFlags() []byte {
@@ -27,12 +27,15 @@ func NodeFlags() []byte {
 		Duration bool              `json:"duration,omitempty"`
 	}
 	type toolJSON struct {
+		// Synopsis and Summary are its line in the command's usage.
+		Synopsis string         `json:"synopsis"`
+		Summary  string         `json:"summary"`
 		Flags    []flagJSON     `json:"flags"`
 		Defaults map[string]any `json:"defaults"`
 	}
 	out := map[string]any{"generated": "by go generate ./internal/options, from its table of options: do not edit"}
 	for _, tool := range All {
-		tj := toolJSON{Flags: []flagJSON{}, Defaults: map[string]any{}}
+		tj := toolJSON{Synopsis: Commands[tool].Synopsis, Summary: Commands[tool].Summary, Flags: []flagJSON{}, Defaults: map[string]any{}}
 		for _, o := range For(tool) {
 			for _, f := range o.Flags {
 				if !f.For(tool, o) {

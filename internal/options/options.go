@@ -48,6 +48,15 @@ var Docs = map[Tool]string{
 	List: "lists one directory's entries, or a small tree of them, with their kinds and sizes, as glob picks them.",
 }
 
+// Commands are the tools as the rootbound command's subcommands: what
+// follows the name in its usage, and a line of what it does.
+var Commands = map[Tool]struct{ Synopsis, Summary string }{
+	Glob: {"[flags] PATTERN [PATH]", "find files by name or path (* ? ** [a-z] {a,b})"},
+	Grep: {"[flags] PATTERN [PATH]", "search file contents (RE2, or -F for a literal)"},
+	Read: {"[flags] PATH[:A[-B]]", "print a file's lines, numbered as cat -n numbers them"},
+	List: {"[flags] [PATH]", "list a directory's entries with their sizes (-d N: N levels)"},
+}
+
 // Kind is an option's JSON type.
 type Kind uint8
 

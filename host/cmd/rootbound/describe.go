@@ -16,23 +16,9 @@ import (
 // the subcommands parse with, so they list exactly the flags the command
 // takes: the table of options' and the command's own, each declared once.
 
-// commands are the subcommands, in the order usage lists them.
-var commands = []struct{ name, synopsis, summary string }{
-	{"glob", "[flags] PATTERN [PATH]", "find files by name or path (* ? ** [a-z] {a,b})"},
-	{"grep", "[flags] PATTERN [PATH]", "search file contents (RE2, or -F for a literal)"},
-	{"read", "[flags] PATH[:A[-B]]", "print a file's lines, numbered as cat -n numbers them"},
-	{"list", "[flags] [PATH]", "list a directory's entries with their sizes (-d N: N levels)"},
-	{"serve", "--root DIR ...", "answer protocol requests on stdin, one JSON line each"},
-	{"mcp", "--root DIR ...", "serve glob, grep, read and list over MCP (stdio, or --http 127.0.0.1:PORT)"},
-	{"server", "[--stop]", "the resident server the four tools hand their calls to (Linux; started by their first)"},
-	{"completion", "bash|zsh|fish", "print a shell's completions"},
-	{"man", "", "print the manual page (roff)"},
-	{"version", "", "print the version, the protocol's, and the module's hash"},
-}
-
 // usage is the command's usage, on stderr for a bad command and on stdout
 // for --help.
-var usage = func() string {
+func usage() string {
 	var b strings.Builder
 	b.WriteString("usage:\n")
 	for _, c := range commands {
@@ -40,7 +26,7 @@ var usage = func() string {
 	}
 	b.WriteString("\nPATH is a directory or a file (default: the current directory).\nRun 'rootbound COMMAND --help' for its flags.\n")
 	return b.String()
-}()
+}
 
 // describeArg, as a subcommand's only argument, makes parse hand its flag
 // set to the describer instead of parsing (no argument can hold a NUL).
@@ -65,7 +51,7 @@ func describe() []described {
 	var out []described
 	for _, c := range commands {
 		d := described{name: c.name, synopsis: c.synopsis, summary: c.summary, values: map[string][]string{}}
-		if c.name != "completion" && c.name != "man" && c.name != "version" { // they parse no flags
+		if !c.flagless {
 			describer = func(fs *flag.FlagSet, usage string) {
 				d.usage = usage
 				fs.VisitAll(func(f *flag.Flag) { d.flags = append(d.flags, f) })

@@ -28,6 +28,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -40,40 +41,103 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
 	switch args[0] {
-	case "glob", "grep":
-		return search(args[0], args[1:], stdin, stdout, stderr)
-	case "read", "list":
-		return readOrList(args[0], args[1:], stdout, stderr)
-	case "serve":
-		return serve(args[1:], stdin, stdout, stderr)
-	case "mcp":
-		return mcpServe(args[1:], stdin, stdout, stderr)
-	case "server":
-		return serverCommand(args[1:], stdout, stderr)
-	case "completion":
-		return completion(args[1:], stdout, stderr)
-	case "man":
-		return manPage(args[1:], stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, version())
 		return 0
 	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
-	default:
-		fmt.Fprintf(stderr, "rootbound: unknown command %q\n%s", args[0], usage)
+	}
+	c := command(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "rootbound: unknown command %q\n%s", args[0], usage())
 		return 2
 	}
+	if c.in == nil {
+		return c.run(args[1:], stdin, stdout, stderr)
+	}
+	if !c.stdin {
+		stdin = nil
+	}
+	e, stop := processEnv(stdin, stdout)
+	defer stop()
+	return c.in(e, c.name, args[1:], stdout, stderr)
+}
+
+// A subcommand is a row of the command's table. A tool's row is made from
+// the table of tools (options.All, options.Commands); the others are the
+// command's own.
+type subcommand struct {
+	name, synopsis, summary string
+	// in runs a tool's call where e says: in this process, or in the
+	// resident server for a client (which takes every tool's calls).
+	in func(e env, tool string, args []string, stdout, stderr io.Writer) int
+	// stdin: the tool may search what is piped to it (grep, glob --files).
+	stdin bool
+	// run runs a subcommand that is not a tool.
+	run func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// flagless: it parses no flags (describe does not ask it for them).
+	flagless bool
+}
+
+// commands are the subcommands, in the order usage lists them (init).
+var commands []subcommand
+
+func init() {
+	// The tools whose subcommands are their own; any other tool's is
+	// toolIn's: its options as flags, and one PATH.
+	own := map[string]subcommand{
+		"glob": {in: searchIn, stdin: true},
+		"grep": {in: searchIn, stdin: true},
+	}
+	for _, t := range options.All {
+		name := options.Names[t]
+		c, ok := own[name]
+		if !ok {
+			c.in = toolIn
+		}
+		c.name, c.synopsis, c.summary = name, options.Commands[t].Synopsis, options.Commands[t].Summary
+		commands = append(commands, c)
+	}
+	commands = append(commands,
+		subcommand{name: "serve", synopsis: "--root DIR ...", summary: "answer protocol requests on stdin, one JSON line each",
+			run: serve},
+		subcommand{name: "mcp", synopsis: "--root DIR ...", summary: "serve the tools over MCP (stdio, or --http 127.0.0.1:PORT)",
+			run: mcpServe},
+		subcommand{name: "server", synopsis: "[--stop]", summary: "the resident server the tools hand their calls to (Linux; started by their first)",
+			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return serverCommand(args, stdout, stderr)
+			}},
+		subcommand{name: "completion", synopsis: "bash|zsh|fish", summary: "print a shell's completions", flagless: true,
+			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return completion(args, stdout, stderr)
+			}},
+		subcommand{name: "man", summary: "print the manual page (roff)", flagless: true,
+			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return manPage(args, stdout, stderr) }},
+		subcommand{name: "version", summary: "print the version, the protocol's, and the module's hash", flagless: true},
+	)
+}
+
+// command is the subcommand of that name, or nil.
+func command(name string) *subcommand {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
 }
 
 // served reports whether the command hands a call of tool to the resident
-// server (Linux; elsewhere every call runs in its own process).
+// server (Linux; elsewhere every call runs in its own process): every
+// tool's subcommand.
 func served(tool string) bool {
-	return tool == "glob" || tool == "grep" || tool == "read" || tool == "list"
+	c := command(tool)
+	return c != nil && c.in != nil
 }
 
 // stamped is the release's version, set by the build (make build, make

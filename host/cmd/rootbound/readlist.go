@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -16,40 +17,42 @@ import (
 	"github.com/rootbound/rootbound/protocol"
 )
 
-// readOrList runs read (numbered lines of a file, as cat -n prints them)
-// or list (a directory's entries with their sizes) in this process.
-func readOrList(tool string, args []string, stdout, stderr io.Writer) int {
-	e, stop := processEnv(nil, stdout)
-	defer stop()
-	return readOrListIn(e, tool, args, stdout, stderr)
-}
-
-// readOrListIn runs read or list where e says (this process, or the
-// resident server for a client).
-func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
-	t := options.Read
-	usage := "usage: rootbound read [flags] PATH[:LINE[-[LINE]]]\n  print the lines of a file, numbered as cat -n numbers them: all of them, or PATH:A line A (as grep -n names a place), PATH:A-B lines A to B, PATH:A- A to the end; -n and --offset say the same"
-	if tool == "list" {
-		t = options.List
+// toolIn is the subcommand of a tool whose call is its options and one
+// PATH (read and list, and any tool the table adds): the options as
+// flags, PATH resolved as glob's and grep's is, and its items printed as
+// they come; read also takes PATH:A-B and reads in as many calls as the
+// lines take. It runs where e says (this process, or the resident server
+// for a client).
+func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
+	t, _ := toolOf(tool)
+	read := t == options.Read
+	usage := fmt.Sprintf("usage: rootbound %s %s\n  %s", tool, options.Commands[t].Synopsis, options.Commands[t].Summary)
+	sizeHelp := "refuse files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
+	switch {
+	case read:
+		usage = "usage: rootbound read [flags] PATH[:LINE[-[LINE]]]\n  print the lines of a file, numbered as cat -n numbers them: all of them, or PATH:A line A (as grep -n names a place), PATH:A-B lines A to B, PATH:A- A to the end; -n and --offset say the same"
+	case t == options.List:
 		usage = "usage: rootbound list [flags] [PATH]\n  list a directory's entries: files with their sizes, directories with a trailing /, links (never followed)"
+		sizeHelp = "do not apply ignore files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
 	}
 	fs := newFlags("rootbound " + tool)
 	vals := bindOptions(fs, t)
 	var c commandFlags
 	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
 	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
-	sizeHelp := "refuse files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
-	if tool == "list" {
-		sizeHelp = "do not apply ignore files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
-	}
 	c.maxSize = protocol.DefaultMaxFileSize
 	fs.Var((*byteSize)(&c.maxSize), "max-filesize", sizeHelp)
 	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
 	if done, code := parse(fs, args, usage+"\n"+pathRule, stdout, stderr); done {
 		return code
 	}
-	if len(fs.Args()) > 1 || tool == "read" && len(fs.Args()) == 0 {
-		fmt.Fprintf(stderr, "rootbound %s: want %s (rootbound %s --help)\n", tool, map[string]string{"read": "one PATH", "list": "at most one PATH"}[tool], tool)
+	needsPath := slices.ContainsFunc(options.For(t), func(o options.Option) bool { return o.Name == "path" && o.Required })
+	if len(fs.Args()) > 1 || needsPath && len(fs.Args()) == 0 {
+		want := "at most one PATH"
+		if needsPath {
+			want = "one PATH"
+		}
+		fmt.Fprintf(stderr, "rootbound %s: want %s (rootbound %s --help)\n", tool, want, tool)
 		return 2
 	}
 	arg := ""
@@ -57,7 +60,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		arg = fs.Args()[0]
 	}
 	first, last := 0, 0
-	if tool == "read" {
+	if read {
 		var err error
 		if arg, first, last, err = lineRange(arg); err != nil {
 			fmt.Fprintln(stderr, "rootbound read:", err)
@@ -69,34 +72,30 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
+	if read && target.file == "" {
+		fmt.Fprintf(stderr, "rootbound read: %s is a directory: rootbound list %s lists it\n", arg, arg)
+		return 2
+	}
 	raw, err := vals.Args("", "")
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
-	var read host.ReadArgs
-	var list host.ListArgs
-	if tool == "read" {
-		if target.file == "" {
-			fmt.Fprintf(stderr, "rootbound read: %s is a directory: rootbound list %s lists it\n", arg, arg)
-			return 2
-		}
-		err = json.Unmarshal(raw, &read)
-		read.Path = target.file
-		if first > 0 {
-			read.Offset = first
-		}
-		if last > 0 {
-			read.Limit = last - first + 1
-		}
-	} else {
-		err = json.Unmarshal(raw, &list)
-		list.Path = target.file
-	}
-	if err != nil {
+	var call map[string]any
+	if err := json.Unmarshal(raw, &call); err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
+	if target.file != "" {
+		call["path"] = target.file
+	}
+	if first > 0 {
+		call["offset"] = first
+	}
+	if last > 0 {
+		call["limit"] = last - first + 1
+	}
+	raw, _ = json.Marshal(call)
 	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
 	r, done := c.runner(ctx, e, target.root, false, stderr)
@@ -104,23 +103,23 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		return 2
 	}
 	defer done()
+	var tc protocol.Call
+	if err := json.Unmarshal(fmt.Appendf(nil, "{%q:%s}", tool, raw), &tc); err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
 	if c.json {
-		req := protocol.Request{V: protocol.Version, ID: "1",
+		req := protocol.Request{V: protocol.Version, ID: "1", Call: tc,
 			Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: c.maxSize}}
-		if tool == "read" {
-			req.Read = (*protocol.ReadArgs)(&read)
-		} else {
-			req.List = (*protocol.ListArgs)(&list)
-		}
 		return serveJSON(ctx, r, req, target.prefix, stdout, stderr)
 	}
-	out := newOutput(stdout, printer.Style{Filename: true, Numbered: tool == "read", Names: names(e.tty, false, false)})
+	out := newOutput(stdout, printer.Style{Filename: true, Numbered: read, Names: names(e.tty, false, false)})
 	out.lines.Prefix = target.prefix
 	var res *host.Result
-	if tool == "read" {
-		res = readAll(ctx, r, read, out)
+	if read {
+		res = readAll(ctx, r, *tc.Read, out)
 	} else {
-		p, err := r.PrepareList(list)
+		p, err := r.Prepare(tc)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
 			return 2
@@ -128,7 +127,7 @@ func readOrListIn(e env, tool string, args []string, stdout, stderr io.Writer) i
 		res, _ = p.RunEach(ctx, out.item)
 	}
 	out.problems(stderr, res)
-	if tool == "read" && out.found == 0 && res.Done.Error == nil && first > res.Done.Lines {
+	if read && out.found == 0 && res.Done.Error == nil && first > res.Done.Lines {
 		fmt.Fprintf(stderr, "rootbound read: %s has %d lines; line %d is past its end\n", target.prefix+target.file, res.Done.Lines, first)
 	}
 	var total runTotals

@@ -574,11 +574,7 @@ func (s *server) handle(conn *net.UnixConn) {
 		cancel()
 	}()
 	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, piped: req.Stdin, runner: s.runner}
-	run := searchIn
-	if req.Args[0] == "read" || req.Args[0] == "list" {
-		run = readOrListIn
-	}
-	code := run(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
+	code := command(req.Args[0]).in(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
 	if code == fallback {
 		w.send(frameFallback, nil)
 		return
