@@ -53,56 +53,13 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		c.err = perr
 		return
 	}
-	display := sc.display("")
-	data, n, err := s.reader.Read(sc.tree, sc.rel, c.maxSize, protocol.BinarySniffBytes, c.meter)
-	c.done.Stats.Files, c.done.Stats.FilesRead = 1, 1
-	if berr := c.addBytes(n); berr != nil && err == nil {
-		err = berr
-	}
-	nul := -1
-	var link *nofollow.LinkError
-	if err == nil {
-		if err = c.meter.Spend(len(data) / 8); err == nil {
-			nul = bytes.IndexByte(data, 0)
-		}
-	}
-	switch {
-	case c.meter.Err() != nil:
-		c.err = protocol.AsError(c.meter.Err())
-	case errors.Is(err, search.ErrBinary) || err == nil && nul >= 0:
-		at := ""
-		if nul >= 0 {
-			at = fmt.Sprintf(" at offset %d", nul)
-		}
-		c.err = protocol.NewError(protocol.CodeBinary, fmt.Sprintf("%s is binary (a NUL byte%s): not read", display, at))
-	case errors.Is(err, search.ErrTooLarge):
-		c.err = protocol.NewError(protocol.CodeTooLarge, fmt.Sprintf("%s is over the size cap of %d bytes: not read", display, c.maxSize))
-	case errors.Is(err, search.ErrSpecial):
-		c.err = protocol.NewError(protocol.CodeNotAFile, fmt.Sprintf("%s is not a regular file (a FIFO, socket or device is never opened)", display))
-	case errors.As(err, &link):
-		// Swapped for a link since the path was resolved: never followed.
-		c.err = protocol.SymlinkError(a.Path, "")
-	case err != nil:
-		c.err = protocol.AsError(err)
-		if c.err.Code == protocol.CodeInternal {
-			code := protocol.CodeUnreadable
-			if missing(err) {
-				code = protocol.CodeNotFound // gone since it was resolved
-			}
-			c.err = protocol.NewError(code, fmt.Sprintf("%s cannot be read: %s", display, errnoText(err)))
-		}
-	}
-	if c.err != nil {
+	data, perr := s.wholeFile(c, sc, a.Path)
+	if c.err = perr; perr != nil {
 		return
 	}
+	display := sc.display("")
 	c.started = true
-	// A UTF-8 byte order mark is not text of line 1, as for grep.
-	data = bytes.TrimPrefix(data, utf8BOM)
-	total := bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		total++
-	}
-	c.done.Lines = total
+	c.done.Lines = lineCount(data)
 	// The page's results are lines: offset-1 skipped, limit sent, and the
 	// next one truncates; the text bytes are read's own bound.
 	c.page = page.New[[]byte](page.Limits{Offset: offset - 1, Max: limit, MaxOutput: c.maxOutput})
@@ -139,4 +96,64 @@ func (s *Server) read(c *call, a *protocol.ReadArgs) {
 		// Lines to read on from: the host words it with done.lines.
 		c.done.Truncated, c.done.NextOffset = true, offset+p.Results()
 	}
+}
+
+// wholeFile reads the one file sc names, as read and stat take it: a
+// regular file, no NUL byte in it, under the size cap, through no link.
+// The error says why not (CodeBinary, CodeTooLarge, CodeNotAFile,
+// CodeSymlink, CodeNotFound, CodeUnreadable, or what the meter says),
+// naming the file as results show it; path is the file as the call gave it.
+// A UTF-8 byte order mark is not text of line 1, as for grep: data starts
+// after it.
+func (s *Server) wholeFile(c *call, sc scope, path string) (data []byte, perr *protocol.Error) {
+	display := sc.display("")
+	data, n, err := s.reader.Read(sc.tree, sc.rel, c.maxSize, protocol.BinarySniffBytes, c.meter)
+	c.done.Stats.Files, c.done.Stats.FilesRead = 1, 1
+	if berr := c.addBytes(n); berr != nil && err == nil {
+		err = berr
+	}
+	nul := -1
+	var link *nofollow.LinkError
+	if err == nil {
+		if err = c.meter.Spend(len(data) / 8); err == nil {
+			nul = bytes.IndexByte(data, 0)
+		}
+	}
+	switch {
+	case c.meter.Err() != nil:
+		perr = protocol.AsError(c.meter.Err())
+	case errors.Is(err, search.ErrBinary) || err == nil && nul >= 0:
+		at := ""
+		if nul >= 0 {
+			at = fmt.Sprintf(" at offset %d", nul)
+		}
+		perr = protocol.NewError(protocol.CodeBinary, fmt.Sprintf("%s is binary (a NUL byte%s): not read", display, at))
+	case errors.Is(err, search.ErrTooLarge):
+		perr = protocol.NewError(protocol.CodeTooLarge, fmt.Sprintf("%s is over the size cap of %d bytes: not read", display, c.maxSize))
+	case errors.Is(err, search.ErrSpecial):
+		perr = protocol.NewError(protocol.CodeNotAFile, fmt.Sprintf("%s is not a regular file (a FIFO, socket or device is never opened)", display))
+	case errors.As(err, &link):
+		// Swapped for a link since the path was resolved: never followed.
+		perr = protocol.SymlinkError(path, "")
+	case err != nil:
+		perr = protocol.AsError(err)
+		if perr.Code == protocol.CodeInternal {
+			code := protocol.CodeUnreadable
+			if missing(err) {
+				code = protocol.CodeNotFound // gone since it was resolved
+			}
+			perr = protocol.NewError(code, fmt.Sprintf("%s cannot be read: %s", display, errnoText(err)))
+		}
+	}
+	return bytes.TrimPrefix(data, utf8BOM), perr
+}
+
+// lineCount is how many lines data holds, as cat -n numbers them: a last
+// line without its newline counts.
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
