@@ -156,12 +156,25 @@ const (
 )
 
 // ReplaceMarkdown returns readme (README.md, PROTOCOL.md) with each tool's
-// generated block, and the aliases' where it has one, made current; an
-// error when a tool's block's markers are missing.
+// generated block, and the aliases' where it has one, made current. A
+// tool without a block gets one after the block of the tool before it,
+// under its line of usage (options.Commands); an error when neither is
+// there.
 func ReplaceMarkdown(readme []byte) ([]byte, error) {
 	var err error
-	for _, tool := range All {
+	for i, tool := range All {
 		begin, end := markers(tool)
+		if i > 0 && !bytes.Contains(readme, []byte(begin)) {
+			// A tool the document does not list yet: its list goes
+			// after the tool before it's, under its line of usage.
+			_, prev := markers(All[i-1])
+			if at := bytes.Index(readme, []byte(prev)); at >= 0 {
+				at += len(prev)
+				c := Commands[tool]
+				heading := fmt.Sprintf("\n%s (`rootbound %s %s`: %s):\n\n", Names[tool], Names[tool], strings.TrimPrefix(c.Synopsis, "[flags] "), c.Summary)
+				readme = slices.Concat(readme[:at], []byte(heading+begin+end), readme[at:])
+			}
+		}
 		if readme, err = replaceBlock(readme, begin, end, Markdown(tool)); err != nil {
 			return nil, err
 		}
