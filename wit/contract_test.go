@@ -22,10 +22,6 @@ import (
 
 var records = map[string]reflect.Type{
 	"request":      reflect.TypeFor[protocol.Request](),
-	"glob-args":    reflect.TypeFor[protocol.GlobArgs](),
-	"grep-args":    reflect.TypeFor[protocol.GrepArgs](),
-	"read-args":    reflect.TypeFor[protocol.ReadArgs](),
-	"list-args":    reflect.TypeFor[protocol.ListArgs](),
 	"limits":       reflect.TypeFor[protocol.Limits](),
 	"item":         reflect.TypeFor[protocol.Item](),
 	"span":         reflect.TypeFor[protocol.Span](),
@@ -43,6 +39,22 @@ var records = map[string]reflect.Type{
 	"root-policy":  reflect.TypeFor[protocol.RootPolicy](),
 	"ignore-rules": reflect.TypeFor[protocol.IgnoreRules](),
 }
+
+// Each tool's arguments are the record of its name and "-args", in Go the
+// type of its field of protocol.Call.
+func init() {
+	c := reflect.TypeFor[protocol.Call]()
+	for _, t := range options.All {
+		f, ok := c.FieldByName(options.GoName(options.Names[t]))
+		if !ok {
+			panic("protocol.Call has no field for " + options.Names[t])
+		}
+		records[argsRecord(t)] = f.Type.Elem()
+	}
+}
+
+// argsRecord is the WIT record of a tool's arguments.
+func argsRecord(t options.Tool) string { return options.Names[t] + "-args" }
 
 var enums = map[string][]string{
 	"case-mode":    {string(protocol.CaseSensitive), string(protocol.CaseInsensitive), string(protocol.CaseSmart)},
@@ -208,7 +220,6 @@ func typeAgrees(wt wit.Type, gt reflect.Type) string {
 // that are not options, and enums list the WIT enum's cases.
 func TestToolSchemasMatchWIT(t *testing.T) {
 	defs := load(t)
-	records := map[string]string{"glob": "glob-args", "grep": "grep-args", "read": "read-args", "list": "list-args"}
 	for _, spec := range host.NewTools(nil).Specs() {
 		var schema struct {
 			Properties map[string]struct {
@@ -223,7 +234,7 @@ func TestToolSchemasMatchWIT(t *testing.T) {
 		if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
 			t.Errorf("%s: the schema must refuse unknown properties", spec.Name)
 		}
-		rec := defs[records[spec.Name]].Kind.(*wit.Record)
+		rec := defs[spec.Name+"-args"].Kind.(*wit.Record)
 		var required []string
 		seen := map[string]bool{}
 		for _, f := range rec.Fields {
@@ -273,7 +284,8 @@ func TestToolSchemasMatchWIT(t *testing.T) {
 // required, of its kind, an enum with the enum's cases.
 func TestOptionsMatchWIT(t *testing.T) {
 	defs := load(t)
-	for tool, record := range map[options.Tool]string{options.Glob: "glob-args", options.Grep: "grep-args", options.Read: "read-args", options.List: "list-args"} {
+	for _, tool := range options.All {
+		record := argsRecord(tool)
 		rec := defs[record].Kind.(*wit.Record)
 		fields := map[string]wit.Type{}
 		for _, f := range rec.Fields {

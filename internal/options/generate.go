@@ -171,7 +171,7 @@ func ReplaceMarkdown(readme []byte) ([]byte, error) {
 			if at := bytes.Index(readme, []byte(prev)); at >= 0 {
 				at += len(prev)
 				c := Commands[tool]
-				heading := fmt.Sprintf("\n%s (`rootbound %s %s`: %s):\n\n", Names[tool], Names[tool], strings.TrimPrefix(c.Synopsis, "[flags] "), c.Summary)
+				heading := fmt.Sprintf("\n`%s` (`rootbound %s %s`: %s):\n\n", Names[tool], Names[tool], strings.TrimPrefix(c.Synopsis, "[flags] "), c.Summary)
 				readme = slices.Concat(readme[:at], []byte(heading+begin+end), readme[at:])
 			}
 		}
