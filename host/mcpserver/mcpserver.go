@@ -90,7 +90,7 @@ func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rootbound", Title: "rootbound: glob, grep, read and list in a sandbox", Version: version},
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rootbound", Title: "rootbound: find, search and read files in a sandbox", Version: version},
 		&mcp.ServerOptions{
 			Instructions: "glob finds files by name or path; grep searches their contents; read reads a file's lines; list lists a directory. All only read, only below these roots (the resource " + RootsURI + " lists them too):\n" +
 				host.RootsText(r.Roots()),

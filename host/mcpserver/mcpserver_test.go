@@ -19,6 +19,7 @@ import (
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/mcpserver"
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // goSrc is the Go tree every machine has: a search long enough to report
@@ -298,7 +299,7 @@ func TestHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if lt, err := cs.ListTools(ctx, nil); err != nil || len(lt.Tools) != 4 {
+	if lt, err := cs.ListTools(ctx, nil); err != nil || len(lt.Tools) != len(protocol.ToolNames) {
 		t.Fatalf("list: %v", err)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": "TODO", "output_mode": "content"}})

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // needTool returns the path of a program a test runs, skipping the test
@@ -43,8 +45,8 @@ func helpFlags(t *testing.T, cmd string) []string {
 	return flags
 }
 
-// flagged are the subcommands that take flags.
-var flagged = []string{"glob", "grep", "read", "list", "serve", "mcp"}
+// flagged are the subcommands that take flags: every tool's, serve and mcp.
+var flagged = append(slices.Clone(protocol.ToolNames), "serve", "mcp")
 
 func TestVersionEverywhere(t *testing.T) {
 	want, _, _ := rootbound(t, "version")
