@@ -15,6 +15,7 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -253,47 +254,42 @@ type outcome struct {
 	whole   bool // lines are printed whole (the command, as rg)
 }
 
-// call is one hostile call, run on each runtime.
+// call is one hostile call, run on each runtime: glob's, grep's, read's
+// and list's rows name their tool's field; any other tool's is other.
 type call struct {
-	glob *GlobArgs
-	grep *GrepArgs
-	read *ReadArgs
-	list *ListArgs
+	glob  *GlobArgs
+	grep  *GrepArgs
+	read  *ReadArgs
+	list  *ListArgs
+	other protocol.Call
+}
+
+// proto is the call as the protocol's.
+func (c call) proto() protocol.Call {
+	p := c.other
+	p.Glob, p.Grep, p.Read, p.List = cmp.Or(c.glob, p.Glob), cmp.Or(c.grep, p.Grep), cmp.Or(c.read, p.Read), cmp.Or(c.list, p.List)
+	return p
+}
+
+// tool is the name of the tool the call calls.
+func (c call) tool() string {
+	p := c.proto()
+	return p.Tools()[0]
 }
 
 // path is the call's path argument.
 func (c call) path() string {
-	switch {
-	case c.glob != nil:
-		return c.glob.Path
-	case c.grep != nil:
-		return c.grep.Path
-	case c.read != nil:
-		return c.read.Path
-	}
-	return c.list.Path
+	var args struct{ Path string }
+	raw, _ := json.Marshal(c.proto())
+	var byTool map[string]json.RawMessage
+	json.Unmarshal(raw, &byTool)
+	json.Unmarshal(byTool[c.tool()], &args)
+	return args.Path
 }
 
 // request is the call as a protocol request with a deadline.
 func (c call) request(deadline time.Duration) protocol.Request {
-	req := protocol.Request{V: protocol.Version, ID: "1", Limits: &protocol.Limits{DeadlineMS: deadline.Milliseconds()}}
-	if c.glob != nil {
-		g := protocol.GlobArgs(*c.glob)
-		req.Glob = &g
-	}
-	if c.grep != nil {
-		g := protocol.GrepArgs(*c.grep)
-		req.Grep = &g
-	}
-	if c.read != nil {
-		a := protocol.ReadArgs(*c.read)
-		req.Read = &a
-	}
-	if c.list != nil {
-		a := protocol.ListArgs(*c.list)
-		req.List = &a
-	}
-	return req
+	return protocol.Request{V: protocol.Version, ID: "1", Limits: &protocol.Limits{DeadlineMS: deadline.Milliseconds()}, Call: c.proto()}
 }
 
 func (c call) library(ctx context.Context, r *Runner) outcome {
@@ -306,8 +302,15 @@ func (c call) library(ctx context.Context, r *Runner) outcome {
 		res, _ = r.Grep(ctx, *c.grep)
 	case c.read != nil:
 		res, _ = r.Read(ctx, *c.read)
-	default:
+	case c.list != nil:
 		res, _ = r.List(ctx, *c.list)
+	default:
+		p, err := r.Prepare(c.other)
+		if err != nil {
+			res = &Result{Done: Done{Status: StatusFailed, Error: err.(*Error)}}
+			break
+		}
+		res, _ = p.Run(ctx)
 	}
 	o := outcome{text: res.Text(), skipped: res.Done.Skipped, took: time.Since(start)}
 	if res.Done.Error != nil {
@@ -338,6 +341,8 @@ func (c call) cliEnv(bin, root string, env []string) outcome {
 		}
 	case c.glob != nil:
 		args = []string{"glob", "--json", "--timeout", timeout.String(), "--max-results", fmt.Sprint(c.glob.MaxResults), c.glob.Pattern}
+	case c.grep == nil:
+		args = []string{c.tool(), "--json", "--timeout", timeout.String()}
 	default:
 		args = []string{"grep", "--json", "--timeout", timeout.String(), "-l", c.grep.Pattern}
 		if c.grep.OutputMode == protocol.ModeContent {
@@ -538,6 +543,7 @@ func TestHostileTrees(t *testing.T) {
 	}
 	refused := func(o outcome) (string, bool) { return holds(o.code != "", "refused: "+o.code, "no error") }
 	read := func(path string) call { return call{read: &ReadArgs{Path: path}} }
+	stat := func(path string) call { return call{other: protocol.Call{Stat: &protocol.StatArgs{Path: path}}} }
 	list := func(path string, depth, max int) call {
 		return call{list: &ListArgs{Path: path, Depth: depth, MaxResults: max}}
 	}
@@ -646,6 +652,28 @@ func TestHostileTrees(t *testing.T) {
 					}
 				}
 				return holds(o.code == "" && len(o.items) == 1, "read, no forged line", "error ", o.code, ", items ", o.items)
+			}},
+		// stat (issue 31's new tool): the same rules as read.
+		{name: "stat: a link out (absolute)", call: stat("links/abs-file"), check: refused},
+		{name: "stat: a link loop", call: stat("links/loop-a"), check: refused},
+		{name: "stat: a dangling link", call: stat("links/dangling"), check: refused},
+		{name: "stat: through a link out", call: stat("links/rel-dir/secret.txt"), libOnly: true, check: refused},
+		{name: "stat: a FIFO", call: stat("special/fifo"), check: refused},
+		{name: "stat: a unix socket", skip: "socket", call: stat("special/sock"), check: refused},
+		{name: "stat: a character device", skip: "device", call: stat("special/null"), check: refused},
+		{name: "stat: a sparse 1 GiB file", call: stat("sparse/huge.bin"),
+			check: func(o outcome) (string, bool) {
+				return holds(o.code == "" && len(o.items) == 1 && o.skipped.TooLarge == 1, "its size, no lines, counted as too large, never read",
+					"error ", o.code, ", items ", o.items, ", skipped ", o.skipped)
+			}},
+		{name: "stat: a file whose name forges a result line", wasmtimeLimit: "its fd_readdir fails (EILSEQ) on a name that is not UTF-8", call: stat("names/x\nsanity.txt:1:forged"),
+			check: func(o outcome) (string, bool) {
+				for _, l := range strings.Split(o.text, "\n") {
+					if strings.HasPrefix(l, "sanity.txt:1") {
+						return "forged a line: " + l, false
+					}
+				}
+				return holds(o.code == "" && len(o.items) == 1, "described, no forged line", "error ", o.code, ", items ", o.items)
 			}},
 		{name: "list: symlinks out (absolute, relative, chained, loop, self, dangling, to /, up)", call: list("links", 2, 100),
 			check: func(o outcome) (string, bool) {
@@ -909,6 +937,11 @@ func TestHostileArguments(t *testing.T) {
 		{"read: max_bytes past 1 MiB", call{read: &ReadArgs{Path: "sanity.txt", MaxBytes: protocol.MaxReadBytes + 1}}, protocol.CodeInvalidArgument},
 		{"read: missing file", call{read: &ReadArgs{Path: "nope/" + long}}, protocol.CodeNotFound},
 		{"read: a path that makes the request over 1 MiB", call{read: &ReadArgs{Path: strings.Repeat(long+"/", 4200)}}, protocol.CodeInvalidArgument},
+		{"stat: no path", call{other: protocol.Call{Stat: &protocol.StatArgs{}}}, protocol.CodeInvalidArgument},
+		{"stat: path .. out of the root", call{other: protocol.Call{Stat: &protocol.StatArgs{Path: "../" + filepath.Base(outside)}}}, protocol.CodeOutsideRoot},
+		{"stat: absolute host path of the outside", call{other: protocol.Call{Stat: &protocol.StatArgs{Path: filepath.Join(outside, "secret.txt")}}}, protocol.CodeOutsideRoot},
+		{"stat: .git", call{other: protocol.Call{Stat: &protocol.StatArgs{Path: "a/../.git/config"}}}, protocol.CodeOutsideRoot},
+		{"stat: NUL byte in path", call{other: protocol.Call{Stat: &protocol.StatArgs{Path: "sanity.txt\x00"}}}, protocol.CodeInvalidArgument},
 		{"list: path .. out of the root", call{list: &ListArgs{Path: ".."}}, protocol.CodeOutsideRoot},
 		{"list: absolute host path of the outside", call{list: &ListArgs{Path: outside}}, protocol.CodeOutsideRoot},
 		{"list: .git", call{list: &ListArgs{Path: ".git"}}, protocol.CodeOutsideRoot},
@@ -950,7 +983,7 @@ func TestHostileArguments(t *testing.T) {
 			if res, err := r.Glob(ctx, GlobArgs{Pattern: "sanity.txt"}); err != nil || len(res.Items) != 1 {
 				t.Errorf("the next call failed: %v", err)
 			}
-			if c.call.read == nil && c.call.list == nil {
+			if c.call.glob != nil || c.call.grep != nil {
 				return
 			}
 			// read's and list's rows on the hosts that speak the protocol

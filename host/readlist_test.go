@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // TestReadAgreesWithSed reads random ranges of random files of the Go
@@ -104,6 +105,75 @@ func TestReadAgreesWithSed(t *testing.T) {
 			t.Errorf("%s: ends at its last line and says truncated", name)
 		}
 	}
+}
+
+// TestStatAgreesWithCat says what random files and directories of the Go
+// tree are, and holds each answer to the system: the kind and a file's
+// size to lstat, its lines to cat -n's count; a file with a NUL byte, or
+// over the size cap, has its size and no count, and is counted as skipped.
+func TestStatAgreesWithCat(t *testing.T) {
+	if _, err := exec.LookPath("cat"); err != nil {
+		t.Skip("no cat")
+	}
+	src := goroot(t)
+	var paths []string
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && (d.IsDir() || d.Type().IsRegular()) {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	const maxSize = 64 << 10 // small, so that some files are over it
+	r := newRunner(t, host.NewConfig().WithRoot("/go", src).WithMaxFileSize(maxSize))
+	rng := rand.New(rand.NewPCG(21, 3))
+	kinds := map[string]int{}
+	defer func() { t.Logf("150 paths compared with lstat and cat -n: %v", kinds) }()
+	for range 150 {
+		p := paths[rng.IntN(len(paths))]
+		rel, _ := filepath.Rel(src, p)
+		call, err := r.Prepare(protocol.Call{Stat: &protocol.StatArgs{Path: filepath.ToSlash(rel)}})
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		res, err := call.Run(context.Background())
+		if err != nil || len(res.Items) != 1 {
+			t.Fatalf("%s: %d items, %v", rel, len(res.Items), err)
+		}
+		it, st := res.Items[0], mustLstat(t, filepath.Join(src, rel))
+		want := host.Item{Path: protocol.Data(filepath.ToSlash(rel)), Kind: host.KindFile, Size: st.Size()}
+		var skipped host.Skipped
+		switch data, _ := os.ReadFile(filepath.Join(src, rel)); {
+		case st.IsDir():
+			want = host.Item{Path: protocol.Data(strings.TrimSuffix(filepath.ToSlash(rel), ".") + "/"), Kind: host.KindDir}
+			if rel == "." {
+				want.Path = "./"
+			}
+			kinds["directory"]++
+		case bytes.IndexByte(data, 0) >= 0 && !utf16(data):
+			skipped.Binary = 1
+			kinds["binary"]++
+		case st.Size() > maxSize:
+			skipped.TooLarge = 1
+			kinds["too large"]++
+		case utf16(data):
+			want.Count = it.Count // decoded: cat -n counts its bytes
+		default:
+			want.Count = catLines(t, filepath.Join(src, rel))
+			kinds["text"]++
+		}
+		if fmt.Sprint(it) != fmt.Sprint(want) || res.Done.Skipped != skipped {
+			t.Errorf("%s: %+v skipping %+v, want %+v skipping %+v", rel, it, res.Done.Skipped, want, skipped)
+		}
+	}
+}
+
+func mustLstat(t *testing.T, name string) fs.FileInfo {
+	t.Helper()
+	st, err := os.Lstat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // TestListAgreesWithFind lists random directories of the Go tree, one and

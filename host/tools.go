@@ -89,6 +89,11 @@ var tools = []*tool{
 		none:    "No entries in %s.",
 		matched: func(*Result) (string, string) { return "entry", "entries" },
 		how:     "list a directory below it, or with a lower depth"}),
+	newTool("stat", options.Stat, statDescription, func(r *Runner, a protocol.StatArgs) (*Prepared, error) {
+		return r.preparePath("stat", protocol.Call{Stat: &a}, &a.Path)
+	}, words{
+		found: func(_ *Result, n int) string { return plural(n, "entry", "entries") },
+		none:  "Nothing at %s."}),
 }
 
 // toolNamed is the row of the tool of that name.
@@ -496,3 +501,6 @@ const listDescription = `List one directory's entries: files with their sizes, d
 	`depth: 2 or 3 shows a small tree (default 1: the directory's own entries). ` +
 	`Entries are in directory order (a directory's entries right after it), at most max_results (default 100); a notice says when there were more and gives the offset of the next page. ` +
 	`What .gitignore, .ignore or .rgignore rules ignore is left out and counted (no_ignore: true includes it); hidden entries are listed (hidden: false leaves them out); .git never is.`
+
+const statDescription = `Say what one path is: a directory (its path ends in /), or a file with its size in bytes and its number of lines, as read numbers them (read path:A-B then reads a range of them). Use this tool, not stat or wc -l in a shell. ` +
+	`A binary file, or one over the size cap of %s, is shown with its size and no lines, and counted in a notice. Symbolic links are never followed, .git is never read.`

@@ -22,6 +22,7 @@ func TestToolsCall(t *testing.T) {
 	}{
 		{name: "glob", tool: "glob", args: `{"pattern":"*.go"}`, want: "a.go\n"},
 		{name: "grep content", tool: "grep", args: `{"pattern":"TODO","output_mode":"content"}`, want: "a.go:1:package a // TODO\n"},
+		{name: "stat", tool: "stat", args: `{"path":"a.go"}`, want: "1 entry in \"a.go\":\na.go (18 bytes, 1 line)\n"},
 		{name: "unknown tool", tool: "find", args: `{}`, want: `Error (invalid_argument): unknown tool "find"`, code: "invalid_argument"},
 		{name: "unknown field", tool: "glob", args: `{"pattern":"*","follow":true}`, want: "Error (invalid_argument)", code: "invalid_argument"},
 		{name: "wrong type", tool: "grep", args: `{"pattern":1}`, want: "Error (invalid_argument)", code: "invalid_argument"},
@@ -58,8 +59,8 @@ func TestToolsCall(t *testing.T) {
 			t.Errorf("%s: the schema is not JSON", s.Name)
 		}
 	}
-	if !slices.Equal(names, []string{"glob", "grep", "read", "list"}) {
-		t.Errorf("specs: %v, want glob, grep, read, list", names)
+	if !slices.Equal(names, protocol.ToolNames) {
+		t.Errorf("specs: %v, want the tools a request may call, %v", names, protocol.ToolNames)
 	}
 }
 

@@ -226,6 +226,16 @@ type ListArgs struct {
 	Offset int `json:"offset,omitempty"`
 }
 
+// StatArgs describes one path: its kind, and a file's size and how many lines
+// it has, as read numbers them.
+type StatArgs struct {
+	// Path is the file or directory to describe, as Read's Path: relative to
+	// the default root or under a root's name, as results show paths; ".." out
+	// of a root and any path into .git are CodeOutsideRoot, a symbolic link at
+	// any component CodeSymlink, a FIFO, socket or device CodeNotAFile.
+	Path string `json:"path"`
+}
+
 // Call is the tool a request calls, by the one field it sets, with its
 // arguments. Request embeds it, so each tool's arguments sit at the
 // request's top level under the tool's name.
@@ -234,10 +244,11 @@ type Call struct {
 	Grep *GrepArgs `json:"grep,omitempty"`
 	Read *ReadArgs `json:"read,omitempty"`
 	List *ListArgs `json:"list,omitempty"`
+	Stat *StatArgs `json:"stat,omitempty"`
 }
 
 // ToolNames are the names of the tools a request may call, in order.
-var ToolNames = []string{"glob", "grep", "read", "list"}
+var ToolNames = []string{"glob", "grep", "read", "list", "stat"}
 
 // Tools returns the names of the tools c sets: one, in a valid request.
 func (c *Call) Tools() []string {
@@ -253,6 +264,9 @@ func (c *Call) Tools() []string {
 	}
 	if c.List != nil {
 		names = append(names, "list")
+	}
+	if c.Stat != nil {
+		names = append(names, "stat")
 	}
 	return names
 }

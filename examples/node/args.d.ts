@@ -272,3 +272,11 @@ export interface ListArgs {
    */
   offset?: number;
 }
+
+export interface StatArgs {
+  /**
+   * File or directory to describe, relative to the workspace or under a
+   * root's name, as glob and grep results show paths.
+   */
+  path: string;
+}

@@ -77,6 +77,9 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"list", "-d", "2", "--max-results", "30", filepath.Join(dir, "http")},
 		{"list", "--no-hidden", "--offset", "10", filepath.Join(dir, "mail")},
 		{"list", filepath.Join(dir, "net.go")},
+		{"stat", filepath.Join(dir, "net.go")},
+		{"stat", filepath.Join(dir, "http")},
+		{"stat", dir},
 	} {
 		t.Run(strings.ReplaceAll(strings.ReplaceAll(strings.Join(args, " "), dir, "$GOROOT/src/net"), filepath.Dir(long), "TMP"), func(t *testing.T) {
 			node := exec.Command("node", append([]string{"rootbound.mjs"}, args...)...)

@@ -44,8 +44,13 @@ export function item(prefix, it, style = { filename: true, lineNumbers: true }) 
     // A read's line, as cat -n numbers it.
     return `${String(it.line_number).padStart(6)}\t${it.text ? escapeLine(data(it.text)) : '[Omitted long line]'}\n`;
   }
-  const p = name(joined(prefix, it.path), style.names === 'exact' ? 'model' : style.names);
-  if (it.kind === 'file') return `${p} (${it.size === 1 ? '1 byte' : `${it.size ?? 0} bytes`})\n`;
+  const own = prefix && it.path?.text === './'; // stat of the directory PATH names
+  const p = name(own ? prefix : joined(prefix, it.path), style.names === 'exact' ? 'model' : style.names);
+  if (it.kind === 'file') {
+    const bytes = it.size === 1 ? '1 byte' : `${it.size ?? 0} bytes`;
+    if (it.count) return `${p} (${bytes}, ${it.count === 1 ? '1 line' : `${it.count} lines`})\n`; // stat's file: its lines too
+    return `${p} (${bytes})\n`;
+  }
   if (it.kind === 'symlink') return `${p} (symbolic link, not followed)\n`;
   if (it.line_number) {
     const sep = it.context ? '-' : ':';

@@ -30,15 +30,16 @@ const (
 	Grep
 	Read
 	List
+	Stat
 	Both  = Glob | Grep
-	Every = Glob | Grep | Read | List
+	Every = Glob | Grep | Read | List | Stat
 )
 
 // All is every tool, in their order.
-var All = []Tool{Glob, Grep, Read, List}
+var All = []Tool{Glob, Grep, Read, List, Stat}
 
 // Names is the tools' names.
-var Names = map[Tool]string{Glob: "glob", Grep: "grep", Read: "read", List: "list"}
+var Names = map[Tool]string{Glob: "glob", Grep: "grep", Read: "read", List: "list", Stat: "stat"}
 
 // Docs document each tool's type of arguments in Go (protocol.GlobArgs, …).
 var Docs = map[Tool]string{
@@ -46,6 +47,7 @@ var Docs = map[Tool]string{
 	Grep: "searches file contents, line by line: a match never spans lines unless Multiline is set.",
 	Read: "reads lines of one file, numbered, as grep's items.",
 	List: "lists one directory's entries, or a small tree of them, with their kinds and sizes, as glob picks them.",
+	Stat: "describes one path: its kind, and a file's size and how many lines it has, as read numbers them.",
 }
 
 // Commands are the tools as the rootbound command's subcommands: what
@@ -55,6 +57,7 @@ var Commands = map[Tool]struct{ Synopsis, Summary string }{
 	Grep: {"[flags] PATTERN [PATH]", "search file contents (RE2, or -F for a literal)"},
 	Read: {"[flags] PATH[:A[-B]]", "print a file's lines, numbered as cat -n numbers them"},
 	List: {"[flags] [PATH]", "list a directory's entries with their sizes (-d N: N levels)"},
+	Stat: {"[flags] PATH", "say what a path is: a directory, or a file with its size and lines"},
 }
 
 // Kind is an option's JSON type.
@@ -182,6 +185,9 @@ var Table = []Option{
 	{Name: "path", Tools: Both | List, Kind: String, Spelling: "PATH",
 		GoDoc: `Path is the search root: a directory or a single file, relative to the default root or under a root's name ("/docs/api"). Empty means the default root. ".." that leaves a root, and any path into .git, is CodeOutsideRoot; a symbolic link at any component of it is CodeSymlink.`,
 		Doc:   "Directory (or file) to search, relative to the workspace or under a root's name, as results show paths. Default: the workspace."},
+	{Name: "path", Tools: Stat, Kind: String, Required: true, Spelling: "PATH",
+		GoDoc: `Path is the file or directory to describe, as Read's Path: relative to the default root or under a root's name, as results show paths; ".." out of a root and any path into .git are CodeOutsideRoot, a symbolic link at any component CodeSymlink, a FIFO, socket or device CodeNotAFile.`,
+		Doc:   "File or directory to describe, relative to the workspace or under a root's name, as glob and grep results show paths."},
 	{Name: "depth", Tools: List, Kind: Int, Min: 1, Max: protocol.MaxListDepth,
 		GoDoc: `Depth is how deep to list: 1 (the default) is the directory's own entries, 2 theirs too, as a small tree.`,
 		Doc:   "How deep to list: 1 (default) the directory's own entries, 2 or 3 a small tree.",

@@ -16,5 +16,7 @@ func (s *Server) dispatch(c *call, req *protocol.Call) {
 		s.read(c, req.Read)
 	case req.List != nil:
 		s.list(c, req.List)
+	case req.Stat != nil:
+		s.stat(c, req.Stat)
 	}
 }

@@ -100,9 +100,17 @@ func (p *Lines) Write(it protocol.Item) {
 		fmt.Fprintf(p.W, "%6d\t%s\n", it.LineNumber, text)
 		return
 	}
-	path := p.paint(colorPath, p.name(p.Prefix+string(it.Path)))
+	shown := p.Prefix + string(it.Path)
+	if it.Path == "./" && p.Prefix != "" { // stat of the directory PATH names
+		shown = p.Prefix
+	}
+	path := p.paint(colorPath, p.name(shown))
 	switch it.Kind {
 	case "file":
+		if it.Count > 0 { // stat's file: its lines too
+			fmt.Fprintf(p.W, "%s (%s, %s)\n", path, Count(it.Size, "1 byte", "bytes"), Count(int64(it.Count), "1 line", "lines"))
+			return
+		}
 		fmt.Fprintf(p.W, "%s (%s)\n", path, Count(it.Size, "1 byte", "bytes"))
 		return
 	case "symlink":
