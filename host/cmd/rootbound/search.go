@@ -122,12 +122,6 @@ func processEnv(stdin io.Reader, stdout io.Writer) (env, func()) {
 	}}, stop
 }
 
-func search(tool string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e, stop := processEnv(stdin, stdout)
-	defer stop()
-	return searchIn(e, tool, args, stdout, stderr)
-}
-
 // searchFlags declares the flags of glob or grep: the call's options from
 // the table (vals) and the command's own (c).
 func searchFlags(tool string) (fs *flag.FlagSet, vals *values, c *commandFlags) {
