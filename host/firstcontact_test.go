@@ -190,6 +190,7 @@ func TestArgumentAliases(t *testing.T) {
 		{"description", "grep", `{"pattern":"x","description":"d"}`, `{"pattern":"x"}`},
 		{"description", "read", `{"path":"src/a.go","description":"d"}`, `{"path":"src/a.go"}`},
 		{"description", "list", `{"description":"d"}`, `{}`},
+		{"description", "stat", `{"path":"src/a.go","description":"d"}`, `{"path":"src/a.go"}`},
 		{"head_limit", "glob", `{"pattern":"*","head_limit":1}`, `{"pattern":"*","max_results":1}`},
 		{"dir_path", "grep", `{"pattern":"TODO","dir_path":"src"}`, `{"pattern":"TODO","path":"src"}`},
 		{"dir_path", "list", `{"dir_path":"src"}`, `{"path":"src"}`},

@@ -26,7 +26,7 @@ func TestDispatch(t *testing.T) {
 	defer r.Close(ctx)
 	tools := host.NewTools(r)
 	params := toolParams(tools.Specs())
-	if b, _ := json.Marshal(params); len(params) != 4 || !strings.Contains(string(b), `"additionalProperties":false}`) || !strings.Contains(string(b), `"required":["pattern"]`) {
+	if b, _ := json.Marshal(params); len(params) != len(tools.Specs()) || !strings.Contains(string(b), `"additionalProperties":false}`) || !strings.Contains(string(b), `"required":["pattern"]`) {
 		t.Fatalf("tools %s", b)
 	}
 	raw, err := os.ReadFile("testdata/message.json")

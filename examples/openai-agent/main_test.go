@@ -26,7 +26,7 @@ func TestDispatch(t *testing.T) {
 	defer r.Close(ctx)
 	tools := host.NewTools(r)
 	params := toolParams(tools.StrictSpecs())
-	if len(params) != 4 || !params[0].OfFunction.Strict.Value {
+	if len(params) != len(tools.Specs()) || !params[0].OfFunction.Strict.Value {
 		t.Fatalf("tools %+v", params)
 	}
 	raw, err := os.ReadFile("testdata/response.json")
