@@ -134,8 +134,9 @@ check: wasm-check cross
 	git diff --exit-code -- go.mod go.sum $(addsuffix /go.mod,$(MODULES)) $(addsuffix /go.sum,$(MODULES))
 
 ## bench: rootbound against rg, fd and a native build of the core on $(go env GOROOT)
+## (REAL=DIR adds issue 32's rows on a tree of public repositories: host/internal/bench/realtree.sh DIR writes it)
 bench: tools
-	$(GO) run ./host/internal/bench
+	$(GO) run ./host/internal/bench $(if $(REAL),-real $(REAL))
 
 ## fuzz: each fuzz target for FUZZTIME executions (default 200000x; FuzzLinks for FUZZLINKS, FuzzSplit for FUZZSPLIT, FuzzIndex for FUZZINDEX)
 fuzz:

@@ -244,7 +244,10 @@ func run() error {
 	if err := serverTable(keep, cli, tmp, trees); err != nil {
 		return err
 	}
-	return bigTable(ctx, keep, tmp)
+	if err := bigTable(ctx, keep, tmp); err != nil {
+		return err
+	}
+	return realTable(ctx, keep)
 }
 
 func refRun(argv []string, dir string) error {
