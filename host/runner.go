@@ -1,5 +1,5 @@
 // Package host runs the rootbound module with wazero and gives Go programs
-// its glob, grep, read and list: typed results, the text an agent reads, and tools.
+// its glob, grep, read, list and stat: typed results, the text an agent reads, and tools.
 //
 // Confinement is the runtime's: each readable root is a preopen backed by
 // a mount of the project's own (package internal/rootfs) that resolves

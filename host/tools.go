@@ -33,7 +33,7 @@ type ToolSpec struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
-// Tools hands a Runner's glob, grep, read and list to a model: their
+// Tools hands a Runner's tools (glob, grep, read, list, stat) to a model: their
 // specs, and Call, which takes a model's JSON arguments and returns the
 // text it reads.
 type Tools struct{ r *Runner }

@@ -1,4 +1,4 @@
-// Package mcpserver serves a Runner's glob, grep, read and list over the Model Context
+// Package mcpserver serves a Runner's tools (glob, grep, read, list, stat) over the Model Context
 // Protocol, on the official Go SDK: the very tool specs host.Tools hands to
 // Go agents (one source, held to the WIT), read-only annotations, the text
 // an agent reads beside structured content, progress while a search runs,
@@ -42,7 +42,7 @@ type Options struct {
 	ProgressEvery time.Duration
 }
 
-// Server is an MCP server of glob, grep, read and list over one Runner.
+// Server is an MCP server of the tools over one Runner.
 type Server struct {
 	mcp    *mcp.Server
 	runner *host.Runner

@@ -5,8 +5,9 @@
 //	rootbound grep [flags] PATTERN [PATH]   like rg PATTERN PATH
 //	rootbound read [flags] PATH[:A[-B]]     like cat -n PATH (lines A to B)
 //	rootbound list [flags] [PATH]           like ls -A PATH, with sizes
+//	rootbound stat [flags] PATH             what a path is: a directory, or a file's size and lines
 //	rootbound serve --root DIR ...           the JSON-lines protocol on stdin and stdout
-//	rootbound mcp --root DIR ...             the four tools over MCP
+//	rootbound mcp --root DIR ...             the tools over MCP
 //	rootbound completion bash|zsh|fish       the shell's completions
 //	rootbound man                            the manual page
 //

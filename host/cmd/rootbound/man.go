@@ -38,7 +38,7 @@ func roff(s string) string {
 func writeMan(w io.Writer, cmds []described) {
 	v := strings.TrimPrefix(strings.Fields(version())[1], "v")
 	fmt.Fprintf(w, ".TH ROOTBOUND 1 \"\" \"rootbound %s\" \"User Commands\"\n", roff(v))
-	fmt.Fprint(w, ".SH NAME\nrootbound \\- glob, grep, read and list inside a WebAssembly sandbox\n")
+	fmt.Fprint(w, ".SH NAME\nrootbound \\- glob, grep, read, list and stat inside a WebAssembly sandbox\n")
 	fmt.Fprint(w, ".SH SYNOPSIS\n")
 	for _, c := range cmds {
 		fmt.Fprintf(w, ".B rootbound %s\n", c.name)

@@ -21,7 +21,7 @@ import (
 
 const mcpUsage = `usage: rootbound mcp --root DIR|NAME=DIR [--root ...] [--http 127.0.0.1:PORT]
 
-Serves glob, grep, read and list over the Model Context Protocol: on stdin and stdout by
+Serves glob, grep, read, list and stat over the Model Context Protocol: on stdin and stdout by
 default, or on streamable HTTP at --http (loopback only, unless the
 environment variable ROOTBOUND_MCP_TOKEN holds a bearer token that every
 request must then carry).

@@ -301,7 +301,7 @@ func serverCommand(args []string, stdout, stderr io.Writer) int {
 	stop := fs.Bool("stop", false, "stop the server running, and exit")
 	idle := fs.Duration("idle", serverIdle, "exit after this long without a call")
 	if done, code := parse(fs, args, "usage: rootbound server [--dir DIR] [--stop]\n"+
-		"The resident server that glob, grep, read and list start on their first call and hand their calls to.\n", stdout, stderr); done {
+		"The resident server that the tools (glob, grep, read, list, stat) start on their first call and hand their calls to.\n", stdout, stderr); done {
 		return code
 	}
 	if *stop {

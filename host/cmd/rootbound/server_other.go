@@ -14,6 +14,6 @@ import (
 func viaServer([]string, io.Writer, io.Writer) (int, bool) { return 0, false }
 
 func serverCommand(_ []string, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "rootbound server: the resident server runs on Linux only; glob, grep, read and list run in their own process here")
+	fmt.Fprintln(stderr, "rootbound server: the resident server runs on Linux only; the tools run in their own process here")
 	return 2
 }
