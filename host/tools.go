@@ -140,8 +140,9 @@ func (r *Runner) Prepare(c protocol.Call) (*Prepared, error) {
 	return toolNamed(names[0]).typed(r, c)
 }
 
-// Specs returns the tool specs: glob, grep, read, list. The grep and read
-// descriptions state the runner's file size cap.
+// Specs returns the tool specs, in the order of the tools' table. The
+// descriptions with a %s (grep's, read's, stat's) state the runner's file
+// size cap.
 func (t *Tools) Specs() []ToolSpec {
 	size := int64(protocol.DefaultMaxFileSize)
 	if t.r != nil {

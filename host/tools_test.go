@@ -179,10 +179,10 @@ func TestRunnerPrepare(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := r.Prepare(tt.call)
-			if code(err) != tt.code || tt.code != "" {
-				if code(err) != tt.code {
-					t.Fatalf("error %v, want code %q", err, tt.code)
-				}
+			if code(err) != tt.code {
+				t.Fatalf("error %v, want code %q", err, tt.code)
+			}
+			if tt.code != "" {
 				return
 			}
 			want, err := tt.own()

@@ -81,6 +81,8 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
+	// The call: the flags' arguments, PATH and read's range, under the
+	// tool's name, as a request carries it.
 	var call map[string]any
 	if err := json.Unmarshal(raw, &call); err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
@@ -95,7 +97,12 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if last > 0 {
 		call["limit"] = last - first + 1
 	}
-	raw, _ = json.Marshal(call)
+	var tc protocol.Call
+	b, _ := json.Marshal(map[string]any{tool: call})
+	if err := json.Unmarshal(b, &tc); err != nil {
+		fmt.Fprintln(stderr, "rootbound:", err)
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
 	r, done := c.runner(ctx, e, target.root, false, stderr)
@@ -103,11 +110,6 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer done()
-	var tc protocol.Call
-	if err := json.Unmarshal(fmt.Appendf(nil, "{%q:%s}", tool, raw), &tc); err != nil {
-		fmt.Fprintln(stderr, "rootbound:", err)
-		return 2
-	}
 	if c.json {
 		req := protocol.Request{V: protocol.Version, ID: "1", Call: tc,
 			Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: c.maxSize}}
