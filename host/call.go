@@ -320,7 +320,7 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 				if !open {
 					<-inst.exited
 					r.discard(inst)
-					return partial(crashError(inst, r.cfg.memory)), nil
+					return partial(crashError(inst)), nil
 				}
 				inst.out.pending = chunk
 			case <-ctxDone:
@@ -407,10 +407,10 @@ func notStarted(ctx context.Context, when string) Done {
 
 // crashError turns a module's death into a typed error. Go's wasm runtime
 // reports a failed memory grow as "out of memory" with exit code 2.
-func crashError(inst *instance, limit uint64) (string, string) {
+func crashError(inst *instance) (string, string) {
 	if strings.Contains(inst.stderr.String(), "out of memory") {
 		first, _, _ := strings.Cut(inst.stderr.String(), "\n")
-		return protocol.CodeMemory, fmt.Sprintf("the module reached its memory cap (%d MiB: %s); results found until then are shown", limit>>20, first)
+		return protocol.CodeMemory, fmt.Sprintf("the module reached its memory cap (%d MiB: %s); results found until then are shown", inst.memory>>20, first)
 	}
 	return protocol.CodeInternal, "the module stopped: " + exitText(inst)
 }

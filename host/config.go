@@ -26,7 +26,8 @@ type Config interface {
 	// WithMaxFileSize skips files larger than n bytes (default 8 MiB; at most
 	// protocol.MaxFileSizeCeiling, 1 GiB, as a file is read whole).
 	WithMaxFileSize(n int64) Config
-	// WithMemoryLimit caps each module instance's memory (default 256 MiB).
+	// WithMemoryLimit caps each module instance's memory (default 256 MiB;
+	// the index instance's is larger, WithIndex).
 	// An instance that reaches it dies; its call ends with CodeMemory and
 	// the results found so far, and the instance is replaced.
 	WithMemoryLimit(bytes uint64) Config
@@ -78,8 +79,10 @@ type Config interface {
 	// Answers are byte for byte those without it: a file changed since it
 	// was indexed is read again (RATIONALE.md, "Why a trigram index inside
 	// the module?"). Off by default; maxBytes caps what each root's index
-	// holds, its trigrams, files and recorded walks (0: 96 MiB), at most
-	// half of WithMemoryLimit.
+	// holds, its trigrams, files and recorded walks, at most IndexCeiling
+	// (0: sized from the tree: what its text needs, up to three quarters
+	// of it, within IndexCeiling). The index instance's memory cap is
+	// WithMemoryLimit and twice that cap, committed only as it is used.
 	WithIndex(on bool, maxBytes int64) Config
 	// WithDefaultSkips leaves out of every root, by default, the
 	// directories of dependencies and caches that agents' tools skip even
@@ -126,7 +129,7 @@ type config struct {
 	// benchmark that compares it with the clock's (never set otherwise).
 	closeOnContextDone bool
 	// index: keep an index of the roots' contents (WithIndex), of at most
-	// indexBytes (0: the module's default).
+	// indexBytes (0: sized from the tree, within IndexCeiling).
 	index      bool
 	indexBytes int64
 	// noDefaultSkips: WithDefaultSkips(false).
@@ -215,6 +218,29 @@ func (c *config) WithCacheDir(dir string) Config {
 	n := c.clone()
 	n.cacheDir = &dir
 	return n
+}
+
+// IndexCeiling bounds a root's index (WithIndex): 1 GiB holds the index
+// of a tree of about 2 GB of text (BENCHMARKS.md, issue 32's table).
+const IndexCeiling = 1 << 30
+
+// indexMemory is the index instance's memory cap: the others' and twice
+// what the index may hold (its segments are built beside the lists they
+// replace), within what a module's memory can address.
+func (c *config) indexMemory() uint64 {
+	ceiling := uint64(c.indexBytes)
+	if ceiling == 0 {
+		ceiling = IndexCeiling
+	}
+	return min(4<<30, c.memory+2*ceiling)
+}
+
+// runtimeMemory is the largest memory cap of any instance, the runtime's.
+func (c *config) runtimeMemory() uint64 {
+	if c.index {
+		return max(c.memory, c.indexMemory())
+	}
+	return c.memory
 }
 
 func (c *config) WithIndex(on bool, maxBytes int64) Config {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/rootbound/rootbound/protocol"
@@ -66,7 +67,7 @@ func (r *Runner) startIndex() {
 	if r.closed {
 		return
 	}
-	inst := r.start()
+	inst := r.start(r.cfg.indexMemory())
 	r.ix = indexer{inst: inst}
 	go r.build(inst)
 }
@@ -113,7 +114,7 @@ func (r *Runner) build(inst *instance) {
 	}
 	r.ix.feeds = feeds
 	r.mu.Unlock()
-	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexBytes, Fed: feeds != nil}, Policy: r.policy}
+	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: cmp.Or(r.cfg.indexBytes, IndexCeiling), Fed: feeds != nil}, Policy: r.policy}
 	line, _ := json.Marshal(req)
 	ok := false
 	if err := inst.send(line); err == nil {

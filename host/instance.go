@@ -31,6 +31,7 @@ type instance struct {
 	stderr    *headBuffer
 	abandon   sync.Once
 	ready     chan struct{} // closed when the module first reads its stdin
+	memory    uint64        // its memory cap
 }
 
 // send hands the module a request line. The mounts first let go of the
@@ -72,9 +73,9 @@ func (r *readyReader) Read(p []byte) (int, error) {
 }
 
 // start instantiates the module with the runner's roots mounted through
-// rootfs; r.mu must be held. It returns at once, while the module starts
-// (5–15 ms from a compiled module).
-func (r *Runner) start() *instance {
+// rootfs, its memory capped at memory; r.mu must be held. It returns at
+// once, while the module starts (5–15 ms from a compiled module).
+func (r *Runner) start(memory uint64) *instance {
 	inst := &instance{
 		gate:      &rootfs.Gate{},
 		clock:     &clock{},
@@ -82,6 +83,7 @@ func (r *Runner) start() *instance {
 		abandoned: make(chan struct{}),
 		stderr:    &headBuffer{max: 4 << 10},
 		ready:     make(chan struct{}),
+		memory:    memory,
 	}
 	fsc := wazero.NewFSConfig()
 	args := []string{"rootbound"}
@@ -102,7 +104,7 @@ func (r *Runner) start() *instance {
 		WithStderr(inst.stderr).
 		// A soft limit under the hard cap makes the module's garbage
 		// collector work harder near the cap instead of dying at it.
-		WithEnv("GOMEMLIMIT", fmt.Sprint(r.cfg.memory/4*3)).
+		WithEnv("GOMEMLIMIT", fmt.Sprint(memory/4*3)).
 		WithFSConfig(fsc).
 		WithSysWalltime().
 		WithNanotime(inst.clock.nanotime, 1).
@@ -111,7 +113,7 @@ func (r *Runner) start() *instance {
 	r.exited.Add(1)
 	go func() {
 		defer r.exited.Done()
-		mod, err := r.rt.InstantiateModule(withReservedMemory(context.Background()), r.compiled, mc)
+		mod, err := r.rt.InstantiateModule(withMemory(context.Background(), memory), r.compiled, mc)
 		if mod != nil {
 			_ = mod.Close(context.Background())
 		}
@@ -157,9 +159,9 @@ func (inst *instance) read(r io.Reader, ch chan<- []byte) {
 			rest = buf[i+1:]
 		}
 		if err != nil {
-			if len(rest) > 0 {
-				send(rest) // a last line without its '\n'
-			}
+			// A line without its '\n' at the end is one the module was
+			// writing when it died (its memory cap): dropped, so the call
+			// ends with why it died, not with a line cut short.
 			close(ch)
 			return
 		}

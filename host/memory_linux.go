@@ -1,30 +1,30 @@
 package host
 
 import (
-	"context"
-
 	"github.com/tetratelabs/wazero/experimental"
 	"golang.org/x/sys/unix"
 )
 
-// withReservedMemory makes each instance's linear memory one reservation of
-// its cap, committed by the kernel page by page as the module touches it, so
-// growing memory never copies it. wazero's default grows a Go slice, copying
-// the whole memory as the module's heap grows. Where the reservation is
-// refused (a ulimit -v, strict overcommit), memory is a growing slice again.
-func withReservedMemory(ctx context.Context) context.Context {
-	return experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(reserve))
+// memoryOf makes an instance's linear memory one reservation of its cap
+// (limit), committed by the kernel page by page as the module touches it,
+// so growing memory never copies it. wazero's default grows a Go slice,
+// copying the whole memory as the module's heap grows. Where the
+// reservation is refused (a ulimit -v, strict overcommit), memory is a
+// growing slice again. Either way the module can grow no further than
+// limit, whatever the runtime's own limit (the index instance's is larger
+// than the others', and a runtime has one).
+func memoryOf(limit uint64) experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
+		limit := min(limit, max)
+		buf, err := unix.Mmap(-1, 0, int(limit), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+		if err != nil {
+			return &sliceMemory{max: limit}
+		}
+		return &reservation{buf: buf}
+	})
 }
 
 type reservation struct{ buf []byte }
-
-func reserve(capacity, max uint64) experimental.LinearMemory {
-	buf, err := unix.Mmap(-1, 0, int(max), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
-	if err != nil {
-		return &sliceMemory{max: max}
-	}
-	return &reservation{buf: buf}
-}
 
 func (r *reservation) Reallocate(size uint64) []byte {
 	if size > uint64(len(r.buf)) {
@@ -39,25 +39,3 @@ func (r *reservation) Free() {
 		r.buf = nil
 	}
 }
-
-// sliceMemory is linear memory in a Go slice that grows by copying, as
-// wazero's own allocator does: the fallback when a reservation is refused.
-type sliceMemory struct {
-	buf []byte
-	max uint64
-}
-
-func (m *sliceMemory) Reallocate(size uint64) []byte {
-	if size > m.max {
-		return nil
-	}
-	if size > uint64(cap(m.buf)) {
-		grown := make([]byte, size, min(max(size, 2*uint64(cap(m.buf))), m.max))
-		copy(grown, m.buf)
-		m.buf = grown
-	}
-	m.buf = m.buf[:size]
-	return m.buf
-}
-
-func (m *sliceMemory) Free() { m.buf = nil }

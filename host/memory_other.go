@@ -2,7 +2,13 @@
 
 package host
 
-import "context"
+import "github.com/tetratelabs/wazero/experimental"
 
-// withReservedMemory keeps wazero's default allocator off Linux.
-func withReservedMemory(ctx context.Context) context.Context { return ctx }
+// memoryOf gives an instance's linear memory a slice that grows by
+// copying, as wazero's own allocator does, up to limit: the index
+// instance's cap is larger than the others', and a runtime has one limit.
+func memoryOf(limit uint64) experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
+		return &sliceMemory{max: min(limit, max)}
+	})
+}

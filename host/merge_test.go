@@ -94,7 +94,7 @@ func splitAnswer(t testing.TB, s *server.Server, req protocol.Request, n int) []
 	c.m = newMerger(req.ID, req.Grep, req.Limits, c.emit)
 	end := c.merge()
 	c.drain()
-	wire, raw := c.final(end, 0)
+	wire, raw := c.final(end)
 	if raw == nil {
 		raw, _ = json.Marshal(&protocol.Line{ID: c.id, Done: &wire})
 		raw = append(raw, '\n')

@@ -112,7 +112,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		}
 		r.hostDirs = append(r.hostDirs, dirs)
 	}
-	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.memory >> 16)).
+	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.runtimeMemory() >> 16)).
 		WithCloseOnContextDone(c.closeOnContextDone)
 	cache, warning := c.compilationCache()
 	if warning != "" {
@@ -137,7 +137,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	r.compiled = compiled
 	r.mu.Lock()
 	for range c.parallelism { // a split grep's shards, started at once
-		r.idle = append(r.idle, r.start())
+		r.idle = append(r.idle, r.start(r.cfg.memory))
 	}
 	starting := slices.Clone(r.idle)
 	if c.index {
@@ -197,8 +197,8 @@ func (c *config) validate() error {
 		return fmt.Errorf("host: max result bytes %d, want at least 1 KiB", c.maxResultBytes)
 	case c.maxTextBytes < 0:
 		return fmt.Errorf("host: max text bytes %d, want 0 (the default) or more", c.maxTextBytes)
-	case c.indexBytes < 0 || c.indexBytes > int64(c.memory)/2:
-		return fmt.Errorf("host: index memory %d bytes, want 0 (the default) to half the memory limit", c.indexBytes)
+	case c.indexBytes < 0 || c.indexBytes > IndexCeiling:
+		return fmt.Errorf("host: index memory %d bytes, want 0 (sized from the tree) to %d (IndexCeiling)", c.indexBytes, IndexCeiling)
 	}
 	if pol, _ := json.Marshal(c.wirePolicy()); len(pol) > MaxPolicyBytes {
 		return fmt.Errorf("host: the roots' policies hold %d bytes, want at most %d: every request carries them", len(pol), MaxPolicyBytes)
@@ -291,7 +291,7 @@ func (r *Runner) acquire(ctx context.Context) (*instance, error) {
 			return inst, nil
 		}
 	}
-	return r.start(), nil
+	return r.start(r.cfg.memory), nil
 }
 
 // more takes up to n more instances for a call that holds a slot (a split
@@ -319,7 +319,7 @@ func (r *Runner) more(n int) []*instance {
 		}
 	}
 	for range n - len(out) - starting {
-		r.idle = append(r.idle, r.start())
+		r.idle = append(r.idle, r.start(r.cfg.memory))
 	}
 	return out
 }

@@ -167,7 +167,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 		return c.stopped(ctx), nil
 	}
 	c.drain()
-	wire, raw := c.final(end, r.cfg.memory)
+	wire, raw := c.final(end)
 	c.finish()
 	done := wire
 	if c.revoked || c.interrupted {
@@ -184,10 +184,9 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 }
 
 // final is the call's final line, once the shards were drained; end is
-// the line that ended the merge (nil: the merger ended it); memory is the
-// instances' cap, for a crash's message. raw is the line as a shard wrote
+// the line that ended the merge (nil: the merger ended it). raw is the line as a shard wrote
 // it when one instance's would be the same, nil otherwise.
-func (c *shardCall) final(end *shardLine, memory uint64) (wire protocol.Done, raw []byte) {
+func (c *shardCall) final(end *shardLine) (wire protocol.Done, raw []byte) {
 	if end != nil && end.line.Done != nil && end.line.Done.Shard == nil {
 		// It never started (a bad argument, a path not found): every
 		// shard says the same, as one instance would.
@@ -205,7 +204,7 @@ func (c *shardCall) final(end *shardLine, memory uint64) (wire protocol.Done, ra
 		if s := c.shardOf(end); s != nil && s.lost != "" {
 			code, msg := protocol.CodeInternal, s.lost
 			if s.inst != nil && s.inst.dead() {
-				code, msg = crashError(s.inst, memory)
+				code, msg = crashError(s.inst)
 			}
 			c.m.end = protocol.NewError(code, msg)
 		} else {

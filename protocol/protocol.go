@@ -88,7 +88,9 @@ type IndexArgs struct {
 	Roots Strings `json:"roots,omitempty"`
 	// MaxBytes caps what a root's index holds (its trigrams, its files'
 	// entries, and a quarter of it for recorded walks); 0:
-	// DefaultIndexBytes.
+	// DefaultIndexBytes. Whatever it allows, the index holds at most three
+	// quarters of the text it indexed and 64 MiB: a file past that is
+	// left out (read by every grep).
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// Fed: the host watches the roots (it did before this request) and
 	// sends what changed with every grep or glob after it

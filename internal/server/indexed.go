@@ -25,6 +25,10 @@ type rootIndex struct {
 	files map[string]*indexed // by path below the root
 	max   int64               // the memory cap, of the index, its files and its tapes
 	full  bool                // the cap was reached: no more files are added
+	// text is what the files added held: the index holds at most
+	// textShare of it (and textFloor), so its cap follows the tree's
+	// size, whatever max allows.
+	text int64
 	// held and taped are about what the files' entries and the tapes kept
 	// hold, beside the index's own bytes: all of it counts against max
 	// (on a tree of 112,000 files they are about 20 and 35 MB a tape;
@@ -59,6 +63,11 @@ type indexed struct {
 	trusted bool
 }
 
+// textFloor is what a root's index may hold whatever its text: the files'
+// entries of a tree of many small files take more than their text. (A
+// variable for tests.)
+var textFloor int64 = 64 << 20
+
 // racy is how recent a change may be for a file's index entry to be
 // trusted: a file changed within it of its read may change again within
 // the file system's clock tick (the kernel's coarse clock: a few
@@ -76,7 +85,8 @@ func (e *indexed) same(st nofollow.Stat) bool {
 // had of it; a file changed too recently to be trusted, or past the cap,
 // is left out (read by every grep).
 func (ri *rootIndex) add(tpath string, data []byte, st nofollow.Stat, now time.Time) {
-	if e := ri.entry(tpath, st, now); e != nil {
+	ri.text += int64(len(data))
+	if e := ri.entry(tpath, st, len(data), now); e != nil {
 		e.doc = ri.ix.Add(data)
 		ri.keep(tpath, e)
 	}
@@ -99,7 +109,7 @@ func (ri *rootIndex) used() int64 { return int64(ri.ix.Bytes()) + ri.held + ri.t
 // addBinary records a file found binary once read bytes were read, as
 // add records a text file.
 func (ri *rootIndex) addBinary(tpath string, read int64, st nofollow.Stat, now time.Time) {
-	if e := ri.entry(tpath, st, now); e != nil {
+	if e := ri.entry(tpath, st, 0, now); e != nil {
 		e.binary, e.read = true, read
 		ri.keep(tpath, e)
 	}
@@ -107,8 +117,9 @@ func (ri *rootIndex) addBinary(tpath string, read int64, st nofollow.Stat, now t
 
 // entry forgets what the index had of tpath and returns an entry for it as
 // st, or nil when it is not to be indexed: changed too recently to be
-// trusted, or past the cap.
-func (ri *rootIndex) entry(tpath string, st nofollow.Stat, now time.Time) *indexed {
+// trusted, or past the cap, or its text (size bytes, about the most its
+// trigrams can add) would take the index past its share of the tree's.
+func (ri *rootIndex) entry(tpath string, st nofollow.Stat, size int, now time.Time) *indexed {
 	if old, ok := ri.files[tpath]; ok {
 		if !old.binary {
 			ri.ix.Remove(old.doc)
@@ -123,6 +134,9 @@ func (ri *rootIndex) entry(tpath string, st nofollow.Stat, now time.Time) *index
 	if ri.used()-ri.taped > ri.max-ri.max/4 { // a quarter is the tapes'
 		ri.full = true
 		return nil
+	}
+	if ri.used()-ri.taped+int64(size) > textFloor+ri.text/4*3 {
+		return nil // dense text (random bytes): left out, and the files after it may be in
 	}
 	// A file of more than one name can change through a name in a
 	// directory the feed does not see: it is looked at every time.

@@ -360,3 +360,44 @@ func TestIndexMemoryCap(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexShareOfText: whatever max_bytes allows, a root's index holds
+// at most three quarters of the text it indexed (and textFloor): a file
+// of dense text (random bytes, a trigram at almost every offset) that
+// would take it past that is left out and read by every grep, and the
+// files after it are indexed.
+func TestIndexShareOfText(t *testing.T) {
+	defer func(f int64) { textFloor = f }(textFloor)
+	textFloor = 2<<20 + 256<<10 // the build's scratch (2 MiB) and a little
+	rng := rand.New(rand.NewPCG(3, 4))
+	dense := make([]byte, 2<<20)
+	for i := range dense {
+		dense[i] = byte(' ' + rng.IntN(95))
+	}
+	copy(dense[1<<20:], "needle_in_dense")
+	files := map[string]string{"m/dense.txt": string(dense)}
+	for i := range 50 {
+		files[fmt.Sprintf("%c/file_%02d.txt", "az"[i%2], i)] = fmt.Sprintf("plain text %d with needle_%d\n", i, i%5)
+	}
+	dir := testtree.New(t, files)
+	s, _ := New([]Root{{Name: "/r", Dir: dir}})
+	s.now = func() time.Time { return time.Now().Add(2 * racy) }
+	answer(t, s, protocol.Request{V: protocol.Version, ID: "i", Index: &protocol.IndexArgs{MaxBytes: 1 << 30}})
+	ri := s.indexes["/r"]
+	if ri.files["m/dense.txt"] != nil {
+		t.Errorf("the dense file is indexed: the index holds %d of %d bytes of text", ri.used(), ri.text)
+	}
+	if len(ri.files) != 50 {
+		t.Errorf("%d files indexed, want the 50 before and after the dense one", len(ri.files))
+	}
+	if limit := textFloor + ri.text/4*3; ri.used()-ri.taped > limit {
+		t.Errorf("the index holds %d, past its share %d", ri.used()-ri.taped, limit)
+	}
+	plain, _ := New([]Root{{Name: "/r", Dir: dir}})
+	for _, p := range []string{"needle_in_dense", "needle_3", "absent_word"} {
+		req := protocol.Request{V: protocol.Version, ID: "g", Call: protocol.Call{Grep: &protocol.GrepArgs{Pattern: p, Literal: true, MaxResults: protocol.MaxResultsCeiling}}}
+		if got, want := answer(t, s, req), answer(t, plain, req); !bytes.Equal(got, want) {
+			t.Errorf("grep %q: with the index\n%s\nwithout\n%s", p, got, want)
+		}
+	}
+}
