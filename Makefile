@@ -157,5 +157,6 @@ fuzz:
 	$(GO) test ./host -run '^$$' -fuzz FuzzLinks -fuzztime $(FUZZLINKS) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./host -run '^$$' -fuzz FuzzSplit -fuzztime $(FUZZSPLIT) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/index -run '^$$' -fuzz FuzzIndex -fuzztime $(FUZZINDEX) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/index -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/page -run '^$$' -fuzz FuzzPage -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/server -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)

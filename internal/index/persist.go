@@ -1,0 +1,210 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math/bits"
+)
+
+// The encoding of an index, for a host that keeps it past the process
+// that built it (issue 32's persisted index): what Decode takes is what
+// AppendTo wrote, or an error. Nothing in the bytes is trusted: a file
+// truncated, corrupted or written by another program decodes to an error,
+// never to an index that would leave out a document it holds.
+//
+//	magic "rbix", version (u32)
+//	documents (u32), removed-bit words (u32), the words (u64 each)
+//	segments (u32), each: trigrams (u32), the trigrams (u32 each, in
+//	    order), where each list starts and the end (u32 each), the lists
+//	a CRC-32C of everything before it (u32)
+//
+// All little-endian. Decode checks every list as well as the sum: each a
+// run of varint gaps, its documents in order, below the documents added,
+// each segment's after the one's before it.
+const (
+	magic   = "rbix"
+	version = 1
+)
+
+// MaxDocs bounds the documents an encoding may say it holds (a grep takes
+// a bit per document): far more than a tree's files.
+const MaxDocs = 1 << 26
+
+// ErrCorrupt is what Decode says of bytes that are not an index it can
+// use (its errors wrap it).
+var ErrCorrupt = errors.New("index: not a valid encoding")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// AppendTo freezes the index (Freeze) and appends its encoding to dst.
+func (ix *Index) AppendTo(dst []byte) []byte {
+	ix.Freeze()
+	start := len(dst)
+	dst = append(dst, magic...)
+	dst = binary.LittleEndian.AppendUint32(dst, version)
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(ix.docs))
+	words := ix.dead[:min(len(ix.dead), int(ix.docs+63)/64)]
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(words)))
+	for _, w := range words {
+		dst = binary.LittleEndian.AppendUint64(dst, w)
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(ix.segs)))
+	for _, s := range ix.segs {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(s.tris)))
+		for _, t := range s.tris {
+			dst = binary.LittleEndian.AppendUint32(dst, t)
+		}
+		for _, o := range s.offs {
+			dst = binary.LittleEndian.AppendUint32(dst, o)
+		}
+		dst = append(dst, s.data...)
+	}
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+}
+
+// Decode returns the index b encodes. The index holds its own copy of
+// what it needs (b may be reused).
+func Decode(b []byte) (*Index, error) {
+	if len(b) < len(magic)+4+4 {
+		return nil, fmt.Errorf("%w: %d bytes", ErrCorrupt, len(b))
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("%w: its checksum does not match", ErrCorrupt)
+	}
+	r := reader{b: body}
+	if string(r.bytes(len(magic))) != magic {
+		return nil, fmt.Errorf("%w: not an index", ErrCorrupt)
+	}
+	if v := r.u32(); v != version {
+		return nil, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, v, version)
+	}
+	ix := &Index{docs: Doc(r.u32())}
+	if ix.docs > MaxDocs {
+		return nil, fmt.Errorf("%w: %d documents, past %d", ErrCorrupt, ix.docs, MaxDocs)
+	}
+	nw := r.u32()
+	if r.err == nil && (uint64(nw) > (uint64(ix.docs)+63)/64 || uint64(nw)*8 > uint64(len(r.b))) {
+		return nil, fmt.Errorf("%w: %d words of removed bits for %d documents", ErrCorrupt, nw, ix.docs)
+	}
+	for range nw {
+		if r.err != nil {
+			break
+		}
+		w := r.u64()
+		ix.dead = append(ix.dead, w)
+		ix.nDead += bits.OnesCount64(w)
+	}
+	nsegs := r.u32()
+	next := Doc(0) // the least document the next segment may hold
+	for range nsegs {
+		if r.err != nil {
+			break
+		}
+		s, err := r.segment(ix.docs, &next)
+		if err != nil {
+			return nil, err
+		}
+		ix.segs = append(ix.segs, s)
+	}
+	switch {
+	case r.err != nil:
+		return nil, r.err
+	case len(r.b) != 0:
+		return nil, fmt.Errorf("%w: %d bytes past its end", ErrCorrupt, len(r.b))
+	}
+	return ix, nil
+}
+
+// reader takes an encoding apart; its first failure sticks.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b) {
+		r.err = fmt.Errorf("%w: cut short", ErrCorrupt)
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) u32() uint32 {
+	if b := r.bytes(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (r *reader) u64() uint64 {
+	if b := r.bytes(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+// segment reads a segment and checks it: its trigrams in order, its lists
+// where the offsets say, each list's documents in order, from *next on and
+// below docs; *next moves past its last document.
+func (r *reader) segment(docs Doc, next *Doc) (*segment, error) {
+	n := r.u32()
+	// Each trigram takes 8 bytes at least (itself and its offset): a count
+	// the bytes cannot hold is refused before anything is allocated.
+	if r.err != nil || uint64(n)*8 > uint64(len(r.b)) {
+		return nil, fmt.Errorf("%w: cut short", ErrCorrupt)
+	}
+	s := &segment{tris: make([]uint32, n), offs: make([]uint32, n+1)}
+	for i := range s.tris {
+		s.tris[i] = r.u32()
+		if s.tris[i] >= 1<<24 || i > 0 && s.tris[i] <= s.tris[i-1] {
+			return nil, fmt.Errorf("%w: trigrams out of order", ErrCorrupt)
+		}
+	}
+	for i := range s.offs {
+		s.offs[i] = r.u32()
+		if i == 0 && s.offs[0] != 0 || i > 0 && s.offs[i] < s.offs[i-1] {
+			return nil, fmt.Errorf("%w: lists out of order", ErrCorrupt)
+		}
+	}
+	data := r.bytes(int(s.offs[n]))
+	if r.err != nil {
+		return nil, r.err
+	}
+	s.data = append([]byte(nil), data...)
+	last, any := Doc(0), false
+	for i := range s.tris {
+		list := s.data[s.offs[i]:s.offs[i+1]]
+		if len(list) == 0 {
+			return nil, fmt.Errorf("%w: an empty list", ErrCorrupt)
+		}
+		var d Doc
+		for j := 0; len(list) > 0; j++ {
+			gap, k := binary.Uvarint(list)
+			if k <= 0 || gap >= uint64(docs) || j > 0 && gap == 0 {
+				return nil, fmt.Errorf("%w: a list that is not documents in order", ErrCorrupt)
+			}
+			list = list[k:]
+			if j == 0 {
+				d = Doc(gap)
+			} else if d += Doc(gap); d < Doc(gap) || d >= docs {
+				return nil, fmt.Errorf("%w: a document past the last", ErrCorrupt)
+			}
+			if j == 0 && d < *next {
+				return nil, fmt.Errorf("%w: segments out of order", ErrCorrupt)
+			}
+			last, any = max(last, d), true
+		}
+	}
+	if any {
+		*next = last + 1
+	}
+	return s, nil
+}
