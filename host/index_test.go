@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -242,11 +243,23 @@ func TestCancelKeepsShards(t *testing.T) {
 	}
 	defer r.Close(ctx)
 	r.Grep(ctx, GrepArgs{Pattern: "warm"}) // the walk's size, which decides a split
-	for range 3 {
+	// An instance is kept when it answers within graceAnswer of the
+	// cancel. On a machine too busy to run it in that time (a CI run with
+	// other work beside it lost both once), the call ends after the grace
+	// and the round is taken again, at most 5 times; a call that ends
+	// within the grace must have kept them.
+	for round, slow := 0, 0; round < 3; {
 		split := r.split.Load()
 		cctx, cancel := context.WithCancel(ctx)
-		pctx := WithProgress(cctx, time.Millisecond, func(Progress) { cancel() })
+		var cancelled time.Time
+		pctx := WithProgress(cctx, time.Millisecond, func(Progress) {
+			if cancelled.IsZero() {
+				cancelled = time.Now()
+			}
+			cancel()
+		})
 		_, err := r.Grep(pctx, GrepArgs{Pattern: `[a-z]{20,}`})
+		took := time.Since(cancelled)
 		cancel()
 		var e *Error
 		if !errors.As(err, &e) || e.Code != CodeCancelled {
@@ -258,8 +271,23 @@ func TestCancelKeepsShards(t *testing.T) {
 		r.mu.Lock()
 		idle := len(r.idle)
 		r.mu.Unlock()
-		if idle != 2 {
-			t.Fatalf("%d instances kept after a cancel, want 2", idle)
+		switch {
+		case idle == 2:
+			round++
+		case took > graceAnswer && slow < 5:
+			slow++
+			t.Logf("%d instances kept after a cancel that took %v to end, past the grace (%v): again", idle, took, graceAnswer)
+			r.more(2 - idle) // the instances it gave up, started again
+			for start, warm := time.Now(), false; !warm; time.Sleep(time.Millisecond) {
+				if time.Since(start) > time.Minute {
+					t.Fatal("the instances started again are not warm after a minute")
+				}
+				r.mu.Lock()
+				warm = !slices.ContainsFunc(r.idle, func(inst *instance) bool { return !inst.warm() })
+				r.mu.Unlock()
+			}
+		default:
+			t.Fatalf("%d instances kept after a cancel that took %v to end, want 2", idle, took)
 		}
 	}
 }
