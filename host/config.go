@@ -220,8 +220,9 @@ func (c *config) WithCacheDir(dir string) Config {
 	return n
 }
 
-// IndexCeiling bounds a root's index (WithIndex): 1 GiB holds the index
-// of a tree of about 2 GB of text (BENCHMARKS.md, issue 32's table).
+// IndexCeiling bounds a root's index (WithIndex): the index of a tree of
+// 13 public repositories, 878 MiB of text, fit in 448 MiB (BENCHMARKS.md,
+// issue 32), so 1 GiB holds a tree of about twice that.
 const IndexCeiling = 1 << 30
 
 // indexMemory is the index instance's memory cap: the others' and twice

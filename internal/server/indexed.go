@@ -25,9 +25,9 @@ type rootIndex struct {
 	files map[string]*indexed // by path below the root
 	max   int64               // the memory cap, of the index, its files and its tapes
 	full  bool                // the cap was reached: no more files are added
-	// text is what the files added held: the index holds at most
-	// textShare of it (and textFloor), so its cap follows the tree's
-	// size, whatever max allows.
+	// text is what the files added held: the index holds at most three
+	// quarters of it and textFloor, so its cap follows the tree's size,
+	// whatever max allows.
 	text int64
 	// held and taped are about what the files' entries and the tapes kept
 	// hold, beside the index's own bytes: all of it counts against max
