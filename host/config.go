@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"maps"
 	"runtime"
 	"slices"
@@ -225,16 +226,15 @@ func (c *config) WithCacheDir(dir string) Config {
 // issue 32), so 1 GiB holds a tree of about twice that.
 const IndexCeiling = 1 << 30
 
+// indexCap is what a root's index may hold: WithIndex's cap, or
+// IndexCeiling when the index is sized from the tree (the module holds it
+// to its share of the text).
+func (c *config) indexCap() int64 { return cmp.Or(c.indexBytes, IndexCeiling) }
+
 // indexMemory is the index instance's memory cap: the others' and twice
 // what the index may hold (its segments are built beside the lists they
 // replace), within what a module's memory can address.
-func (c *config) indexMemory() uint64 {
-	ceiling := uint64(c.indexBytes)
-	if ceiling == 0 {
-		ceiling = IndexCeiling
-	}
-	return min(4<<30, c.memory+2*ceiling)
-}
+func (c *config) indexMemory() uint64 { return min(4<<30, c.memory+2*uint64(c.indexCap())) }
 
 // runtimeMemory is the largest memory cap of any instance, the runtime's.
 func (c *config) runtimeMemory() uint64 {

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"cmp"
 	"encoding/json"
 
 	"github.com/rootbound/rootbound/protocol"
@@ -114,7 +113,7 @@ func (r *Runner) build(inst *instance) {
 	}
 	r.ix.feeds = feeds
 	r.mu.Unlock()
-	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: cmp.Or(r.cfg.indexBytes, IndexCeiling), Fed: feeds != nil}, Policy: r.policy}
+	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexCap(), Fed: feeds != nil}, Policy: r.policy}
 	line, _ := json.Marshal(req)
 	ok := false
 	if err := inst.send(line); err == nil {

@@ -36,7 +36,10 @@ const MaxDocs = 1 << 26
 // use (its errors wrap it).
 var ErrCorrupt = errors.New("index: not a valid encoding")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is CRC-32C's table (crc32 makes it once, when first asked): a
+// function, not a package variable, so a program that never encodes an
+// index (the module, today) does not build it at every start.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // AppendTo freezes the index (Freeze) and appends its encoding to dst.
 func (ix *Index) AppendTo(dst []byte) []byte {
@@ -61,7 +64,7 @@ func (ix *Index) AppendTo(dst []byte) []byte {
 		}
 		dst = append(dst, s.data...)
 	}
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
 }
 
 // Decode returns the index b encodes. The index holds its own copy of
@@ -71,7 +74,7 @@ func Decode(b []byte) (*Index, error) {
 		return nil, fmt.Errorf("%w: %d bytes", ErrCorrupt, len(b))
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if crc32.Checksum(body, castagnoli()) != sum {
 		return nil, fmt.Errorf("%w: its checksum does not match", ErrCorrupt)
 	}
 	r := reader{b: body}
@@ -179,7 +182,7 @@ func (r *reader) segment(docs Doc, next *Doc) (*segment, error) {
 		return nil, r.err
 	}
 	s.data = append([]byte(nil), data...)
-	last, any := Doc(0), false
+	last, some := Doc(0), false
 	for i := range s.tris {
 		list := s.data[s.offs[i]:s.offs[i+1]]
 		if len(list) == 0 {
@@ -200,10 +203,10 @@ func (r *reader) segment(docs Doc, next *Doc) (*segment, error) {
 			if j == 0 && d < *next {
 				return nil, fmt.Errorf("%w: segments out of order", ErrCorrupt)
 			}
-			last, any = max(last, d), true
+			last, some = max(last, d), true
 		}
 	}
-	if any {
+	if some {
 		*next = last + 1
 	}
 	return s, nil

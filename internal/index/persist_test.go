@@ -105,7 +105,7 @@ func TestDecodeRefuses(t *testing.T) {
 // withSum appends the checksum Decode wants, so the fuzzer reaches the
 // checks past it.
 func withSum(body []byte) []byte {
-	return binary.LittleEndian.AppendUint32(slices.Clone(body), crc32.Checksum(body, castagnoli))
+	return binary.LittleEndian.AppendUint32(slices.Clone(body), crc32.Checksum(body, castagnoli()))
 }
 
 // FuzzDecode: whatever bytes (with a valid checksum) it is given, Decode
@@ -134,8 +134,13 @@ func FuzzDecode(f *testing.F) {
 			var hi Doc
 			for i, tri := range s.tris {
 				docs := s.postings(nil, tri)
-				if len(docs) == 0 || !slices.IsSorted(docs) || len(slices.Compact(slices.Clone(docs))) != len(docs) {
-					t.Fatalf("trigram %d: list %v, want documents in order", i, docs)
+				for j := range docs {
+					if j > 0 && docs[j] <= docs[j-1] {
+						t.Fatalf("trigram %d: list %v, want documents in order", i, docs)
+					}
+				}
+				if len(docs) == 0 {
+					t.Fatalf("trigram %d: an empty list", i)
 				}
 				if docs[0] < next || docs[len(docs)-1] >= ix.docs {
 					t.Fatalf("trigram %d: list %v outside [%d, %d)", i, docs, next, ix.docs)
