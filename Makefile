@@ -160,3 +160,5 @@ fuzz:
 	$(GO) test ./internal/index -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/page -run '^$$' -fuzz FuzzPage -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/server -run '^$$' -fuzz FuzzRead -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./internal/server -run '^$$' -fuzz FuzzDecodeSaved -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./protocol -run '^$$' -fuzz FuzzCutChunk -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)

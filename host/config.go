@@ -85,6 +85,17 @@ type Config interface {
 	// of it, within IndexCeiling). The index instance's memory cap is
 	// WithMemoryLimit and twice that cap, committed only as it is used.
 	WithIndex(on bool, maxBytes int64) Config
+	// WithIndexCache keeps each root's index (WithIndex) in dir, a file a
+	// root, so that a new Runner, in this process or another, builds only
+	// what changed: it starts from the file, keeps a file's entry only
+	// when a look at the file finds it as it was indexed (its size, times
+	// and inode), reads what changed and forgets what is gone. A file
+	// written by another build of the module or for another root, cut
+	// short or changed, is ignored and the index built from the files.
+	// dir is made with mode 0700 unless it is there, and is not used (a
+	// Warnings entry says so) unless it is a directory of this user's
+	// that no other user can open. Off by default ("").
+	WithIndexCache(dir string) Config
 	// WithDefaultSkips leaves out of every root, by default, the
 	// directories of dependencies and caches that agents' tools skip even
 	// where no ignore file names them (DefaultSkips: node_modules,
@@ -133,6 +144,7 @@ type config struct {
 	// indexBytes (0: sized from the tree, within IndexCeiling).
 	index      bool
 	indexBytes int64
+	indexCache string // WithIndexCache's directory; "": none
 	// noDefaultSkips: WithDefaultSkips(false).
 	noDefaultSkips bool
 }
@@ -247,6 +259,12 @@ func (c *config) runtimeMemory() uint64 {
 func (c *config) WithIndex(on bool, maxBytes int64) Config {
 	n := c.clone()
 	n.index, n.indexBytes = on, maxBytes
+	return n
+}
+
+func (c *config) WithIndexCache(dir string) Config {
+	n := c.clone()
+	n.indexCache = dir
 	return n
 }
 

@@ -1,7 +1,7 @@
 package host
 
 import (
-	"encoding/json"
+	"os"
 
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -15,6 +15,9 @@ type indexer struct {
 	ready bool      // its index is built
 	busy  bool      // a call holds it
 	calls int       // calls it answered, for tests
+	// read and files are the files its build read and walked (a build
+	// from the index cache reads only what changed), for tests.
+	read, files int64
 	// feeds follow the roots (by root, in order) when every root has
 	// one: the greps sent to inst carry what they say changed.
 	feeds []*feed
@@ -113,25 +116,23 @@ func (r *Runner) build(inst *instance) {
 	}
 	r.ix.feeds = feeds
 	r.mu.Unlock()
-	req := protocol.Request{V: protocol.Version, ID: "index", Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexCap(), Fed: feeds != nil}, Policy: r.policy}
-	line, _ := json.Marshal(req)
-	ok := false
-	if err := inst.send(line); err == nil {
-		for {
-			raw, more := inst.out.wait()
-			if !more {
-				break
+	// The index cache's files first (a build of only what changed), and
+	// the index saved after it.
+	loaded, err := r.loadCache(inst)
+	save := &cacheWriter{r: r, files: map[string]*os.File{}, paths: map[string]string{}}
+	req := protocol.Request{V: protocol.Version, ID: "index", Policy: r.policy,
+		Index: &protocol.IndexArgs{MaxBytes: r.cfg.indexCap(), Fed: feeds != nil, Load: loaded, Save: r.indexCache != ""}}
+	var done *protocol.Done
+	if err == nil {
+		done, err = exchange(inst, &req, func(l *protocol.Line) error {
+			if l.Saved == nil {
+				return nil
 			}
-			var l protocol.Line
-			if json.Unmarshal(raw, &l) != nil {
-				break
-			}
-			if l.Done != nil {
-				ok = l.Done.Status == protocol.StatusComplete
-				break
-			}
-		}
+			return save.write(l.Saved)
+		})
 	}
+	ok := err == nil && done.Status == protocol.StatusComplete
+	save.finish(ok)
 	inst.clock.hold(nil)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -140,6 +141,7 @@ func (r *Runner) build(inst *instance) {
 		return
 	}
 	r.ix.ready = true
+	r.ix.read, r.ix.files = done.Stats.FilesRead, done.Stats.Files
 }
 
 // takeIndexed takes a slot and the index instance when its index is built

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -174,6 +175,10 @@ func TestIndexServeStripsHostFields(t *testing.T) {
 	if !bytes.Contains(out, []byte(`exactly one of \"glob\", \"grep\"`)) {
 		t.Errorf("an index request through Serve: %s", out)
 	}
+	out = serveLine(t, r, protocol.Request{V: protocol.Version, ID: "x", Load: &protocol.Chunk{Root: "/w", Bytes: []byte("rbrt")}})
+	if !bytes.Contains(out, []byte(`exactly one of \"glob\", \"grep\"`)) {
+		t.Errorf("a load request through Serve: %s", out)
+	}
 	req, _ := r.served(protocol.Request{V: protocol.Version, ID: "y", Call: protocol.Call{Grep: &protocol.GrepArgs{Pattern: "a"}},
 		Shard: &protocol.Shard{Count: 2}, Changes: []protocol.RootChanges{{Root: "/w", All: true}}}, 1000)
 	if req.Shard != nil || req.Changes != nil {
@@ -289,5 +294,132 @@ func TestCancelKeepsShards(t *testing.T) {
 		default:
 			t.Fatalf("%d instances kept after a cancel that took %v to end, want 2", idle, took)
 		}
+	}
+}
+
+// TestIndexCache: a Runner with an index cache starts from the index a
+// Runner before it saved, and reads only the files changed since; a cache
+// file of another root's, cut short or with a byte changed is ignored and
+// the index built from the files; answers are those of a Runner without
+// an index throughout; the cache is closed to other users.
+func TestIndexCache(t *testing.T) {
+	spec := map[string]string{}
+	for i := range 40 {
+		spec[fmt.Sprintf("d%d/f%d.txt", i%4, i)] = fmt.Sprintf("alpha %d\nbeta %d\n", i, i*i)
+	}
+	dir, other := testtree.New(t, spec), testtree.New(t, spec)
+	time.Sleep(racyWait)
+	cache := filepath.Join(t.TempDir(), "cache")
+	ctx := context.Background()
+	cfg := NewConfig().WithRoot("/w", dir).WithParallelism(1)
+	without, err := NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer without.Close(ctx)
+	// start runs a Runner with the cache on root (dir or other) until its
+	// index is built, checks its answers, and returns what its build read.
+	start := func(root string) (read, files int64, r *Runner) {
+		t.Helper()
+		r, err := NewRunner(ctx, NewConfig().WithRoot("/w", root).WithParallelism(1).WithIndex(true, 0).WithIndexCache(cache))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close(ctx)
+		if w := r.Warnings(); len(w) > 0 {
+			t.Fatalf("warnings: %q", w)
+		}
+		waitIndex(t, r)
+		if root == dir {
+			for _, p := range []string{"alpha 7", "beta 1[0-9]{2}", "gamma"} {
+				req := protocol.Request{V: protocol.Version, ID: "g", Call: protocol.Call{Grep: &protocol.GrepArgs{Pattern: p, OutputMode: protocol.ModeContent}}}
+				if got, want := serveLine(t, r, req), serveLine(t, without, req); !bytes.Equal(got, want) {
+					t.Fatalf("grep %q from the cache:\n%s\nwithout an index:\n%s", p, got, want)
+				}
+			}
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.ix.read, r.ix.files, r
+	}
+	if read, files, _ := start(dir); read != 40 || files != 40 {
+		t.Fatalf("first build: %d of %d files read, want 40 of 40", read, files)
+	}
+	unix := runtime.GOOS != "windows" // where a mode says who may open a file
+	if fi, err := os.Stat(cache); err != nil || unix && fi.Mode().Perm() != 0o700 {
+		t.Fatalf("cache directory: %v; want mode 0700", err)
+	}
+	read, _, r := start(dir)
+	if read != 0 {
+		t.Errorf("nothing changed: %d files read", read)
+	}
+	path, _ := r.cacheFile(0)
+	if fi, err := os.Stat(path); err != nil || unix && fi.Mode().Perm() != 0o600 {
+		t.Fatalf("cache file: %v; want mode 0600", err)
+	}
+	// Edits while no Runner runs: one file changed, one gone, one new.
+	os.WriteFile(filepath.Join(dir, "d1/f1.txt"), []byte("gamma\n"), 0o644)
+	os.Remove(filepath.Join(dir, "d2/f2.txt"))
+	os.WriteFile(filepath.Join(dir, "d3/new.txt"), []byte("alpha 7 gamma\n"), 0o644)
+	if read, files, _ := start(dir); read != 2 || files != 40 {
+		t.Errorf("after edits: %d of %d files read, want the 2 changed of 40", read, files)
+	}
+	// Another root's file under this root's name, then cut short, then a
+	// byte changed: each is built from the files (and saved again).
+	_, _, o := start(other)
+	otherPath, _ := o.cacheFile(0)
+	spoil := []struct {
+		name string
+		do   func() error
+	}{
+		{"another root's", func() error {
+			b, err := os.ReadFile(otherPath)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(path, b, 0o600)
+		}},
+		{"cut short", func() error {
+			fi, err := os.Stat(path)
+			if err != nil {
+				return err
+			}
+			return os.Truncate(path, fi.Size()/2)
+		}},
+		{"a byte changed", func() error {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			b[len(b)/2] ^= 0x40
+			return os.WriteFile(path, b, 0o600)
+		}},
+	}
+	for _, s := range spoil {
+		if err := s.do(); err != nil {
+			t.Fatal(err)
+		}
+		if read, files, _ := start(dir); read != files || files != 40 {
+			t.Errorf("a cache file %s: %d of %d files read, want all", s.name, read, files)
+		}
+	}
+	if !unix {
+		return
+	}
+	// A directory others can open is not used.
+	open := filepath.Join(t.TempDir(), "open")
+	os.Mkdir(open, 0o755)
+	os.Chmod(open, 0o755)
+	r, err = NewRunner(ctx, cfg.WithIndex(true, 0).WithIndexCache(open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	if w := r.Warnings(); len(w) != 1 || !strings.Contains(w[0], "other users") {
+		t.Errorf("a cache directory of mode 0755: warnings %q", w)
+	}
+	waitIndex(t, r)
+	if entries, _ := os.ReadDir(open); len(entries) != 0 {
+		t.Errorf("%d files written in a directory others can open", len(entries))
 	}
 }

@@ -42,6 +42,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/rootbound/rootbound/host/internal/private"
 	"github.com/rootbound/rootbound/host/internal/rootfs"
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -74,6 +75,9 @@ type Runner struct {
 	splitMin int64
 	// ix is the index instance (WithIndex, index.go), under mu.
 	ix indexer
+	// indexCache is WithIndexCache's directory once checked (indexcache.go);
+	// "": none.
+	indexCache string
 }
 
 // NewRunner validates cfg, compiles the module (from the compilation cache
@@ -135,6 +139,13 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("host: compile module: %w", err)
 	}
 	r.compiled = compiled
+	if c.index && c.indexCache != "" {
+		if err := private.Dir(c.indexCache); err != nil {
+			r.warnings = append(r.warnings, "no index cache (every Runner builds the index from the files): "+err.Error())
+		} else {
+			r.indexCache = c.indexCache
+		}
+	}
 	r.mu.Lock()
 	for range c.parallelism { // a split grep's shards, started at once
 		r.idle = append(r.idle, r.start(r.cfg.memory))

@@ -73,10 +73,11 @@ func (r *Runner) served(req protocol.Request, deadlineMS int64) (protocol.Reques
 		// own policies hold, with the default skips added.
 		req.Policy = r.cfg.withDefaultSkips(req.Policy)
 	}
-	// What only the host sets, it sets: a shard, an index request or a
-	// change feed's changes from the program are dropped (an index request
-	// alone names neither glob nor grep, and is refused as such).
-	req.Shard, req.Index, req.Changes = nil, nil, nil
+	// What only the host sets, it sets: a shard, an index request, a
+	// piece of a saved index or a change feed's changes from the program
+	// are dropped (an index or load request alone names no tool, and is
+	// refused as such).
+	req.Shard, req.Index, req.Load, req.Changes = nil, nil, nil, nil
 	line, _ := json.Marshal(req) // it was decoded from JSON
 	return req, line
 }

@@ -21,6 +21,27 @@ import (
 // returned *Error is CodeInvalidArgument; the Request carries whatever ID
 // could be read, so the answer can still name it.
 func DecodeRequest(line []byte) (Request, *Error) {
+	if id, ch, ok := cutChunk(line, loadPrefix, "load"); ok {
+		// A host's piece of a saved index, in the shape it writes it.
+		req := Request{V: Version, ID: id, Load: ch}
+		return req, checkLoad(&req)
+	}
+	return decodeRequest(line)
+}
+
+// loadPrefix begins a load request as json.Marshal writes it.
+var loadPrefix = `{"v":` + strconv.Itoa(Version) + `,`
+
+// checkLoad refuses a piece of a saved index past MaxChunkBytes.
+func checkLoad(req *Request) *Error {
+	if req.Load != nil && len(req.Load.Bytes) > MaxChunkBytes {
+		return NewError(CodeInvalidArgument, fmt.Sprintf("load: %d bytes, want at most %d", len(req.Load.Bytes), MaxChunkBytes))
+	}
+	return nil
+}
+
+// decodeRequest is DecodeRequest by encoding/json, for every line.
+func decodeRequest(line []byte) (Request, *Error) {
 	var req Request
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -44,11 +65,17 @@ func DecodeRequest(line []byte) (Request, *Error) {
 		return req, NewError(CodeInvalidArgument, fmt.Sprintf("version %d, want %d", req.V, Version))
 	}
 	called := req.Tools()
-	if req.Index != nil {
-		if len(called) > 0 || req.Shard != nil {
-			return req, NewError(CodeInvalidArgument, `an "index" request names no `+quoteList(slices.Concat(ToolNames, []string{"shard"}), "or"))
+	if req.Index != nil || req.Load != nil {
+		kind := "index"
+		if req.Index == nil {
+			kind = "load"
 		}
-		return req, nil
+		if len(called) > 0 || req.Shard != nil || (req.Index != nil && req.Load != nil) {
+			others := slices.Concat(ToolNames, []string{"shard", "index", "load"})
+			others = slices.DeleteFunc(others, func(n string) bool { return n == kind })
+			return req, NewError(CodeInvalidArgument, `an "`+kind+`" request names no `+quoteList(others, "or"))
+		}
+		return req, checkLoad(&req)
 	}
 	if len(called) != 1 {
 		return req, NewError(CodeInvalidArgument, "a request names exactly one of "+quoteList(ToolNames, "and"))

@@ -60,7 +60,24 @@ type Request struct {
 	// instance whose index a change feed follows (IndexArgs.Fed): what
 	// changed in each root since the host's last Changes to it.
 	Changes []RootChanges `json:"changes,omitempty"`
+	// Load is set by the host, never by a model, in place of a tool: a
+	// piece of a root's index that a module sent earlier (Line.Saved), in
+	// order, for the next index request with IndexArgs.Load to start from.
+	Load *Chunk `json:"load,omitempty"`
 }
+
+// A Chunk is a piece of a root's saved index: bytes only the module reads
+// (base64 in JSON), at most MaxChunkBytes.
+type Chunk struct {
+	// Root is the root's name.
+	Root string `json:"root"`
+	// Bytes are the piece, in order after the root's pieces before it.
+	Bytes []byte `json:"bytes"`
+}
+
+// MaxChunkBytes bounds a Chunk's bytes: its request line stays within
+// MaxLineBytes.
+const MaxChunkBytes = 512 << 10
 
 // RootChanges are what changed in one root, from the host's change feed.
 type RootChanges struct {
@@ -97,6 +114,18 @@ type IndexArgs struct {
 	// (Request.Changes), so a file indexed and not named since is as it
 	// was, with no look at it.
 	Fed bool `json:"fed,omitempty"`
+	// Load: a root starts from the pieces of its saved index that Load
+	// requests handed the module since the last index request, when they
+	// decode. A file's entry is kept only when a look at the file finds it
+	// as it was indexed (its size, times and inode); what changed is read
+	// and indexed again, what is gone is forgotten. Pieces that do not
+	// decode, or an index that holds more removed files than live ones, are
+	// set aside and the root is built from its files.
+	Load bool `json:"load,omitempty"`
+	// Save: after the build, the module sends each root's index as Saved
+	// lines, for the host to keep and hand back with Load requests; none
+	// for a root whose index is what was loaded.
+	Save bool `json:"save,omitempty"`
 }
 
 // DefaultIndexBytes is the index's memory cap when IndexArgs gives none.
@@ -338,6 +367,9 @@ type Line struct {
 	Mark [][]int64 `json:"mark,omitempty"`
 	Walk []int64   `json:"walk,omitempty"`
 	Skip []int64   `json:"skip,omitempty"`
+	// Saved is a piece of a root's index, in an index request's answer
+	// (IndexArgs.Save).
+	Saved *Chunk `json:"saved,omitempty"`
 }
 
 // Progress is how far a running call got (Limits.ProgressMS).
@@ -434,6 +466,18 @@ type Skipped struct {
 	Ignored    int64 `json:"ignored"`    // left out by ignore files (a directory counts once)
 	Hidden     int64 `json:"hidden"`     // hidden, and hidden files were not asked for or not allowed
 	Denied     int64 `json:"denied"`     // matched a root's deny list
+}
+
+// Add adds o's counts to s's.
+func (s *Skipped) Add(o Skipped) {
+	s.Binary += o.Binary
+	s.TooLarge += o.TooLarge
+	s.Unreadable += o.Unreadable
+	s.Symlink += o.Symlink
+	s.Special += o.Special
+	s.Ignored += o.Ignored
+	s.Hidden += o.Hidden
+	s.Denied += o.Denied
 }
 
 // Problem codes (the reasons of Skipped that come with a path).

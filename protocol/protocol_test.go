@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -33,6 +34,13 @@ func TestDecodeRequest(t *testing.T) {
 		{name: "a key in another case", line: `{"v":1,"id":"9","Glob":{"pattern":"x"}}`, wantID: "9"},
 		{name: "a nested key in another case", line: `{"v":1,"id":"9","glob":{"Pattern":"x"}}`, wantID: "9"},
 		{name: "not UTF-8", line: "{\"v\":1,\"id\":\"9\",\"glob\":{\"pattern\":\"\xff\"}}", wantID: "9"},
+		{name: "index", line: `{"v":1,"id":"i","index":{"load":true,"save":true}}`, wantID: "i", ok: true},
+		{name: "index and a tool", line: `{"v":1,"id":"i","index":{},"grep":{"pattern":"x"}}`, wantID: "i"},
+		{name: "load", line: `{"v":1,"id":"l","load":{"root":"/w","bytes":"cmJydA=="}}`, wantID: "l", ok: true},
+		{name: "load and a tool", line: `{"v":1,"id":"l","load":{"root":"/w","bytes":""},"glob":{"pattern":"x"}}`, wantID: "l"},
+		{name: "load and index", line: `{"v":1,"id":"l","load":{"root":"/w","bytes":""},"index":{}}`, wantID: "l"},
+		{name: "load past its size", line: `{"v":1,"id":"l","load":{"root":"/w","bytes":"` + strings.Repeat("A", (MaxChunkBytes+3)/3*4+4) + `"}}`, wantID: "l"},
+		{name: "load not base64", line: `{"v":1,"id":"l","load":{"root":"/w","bytes":"**"}}`, wantID: "l"},
 		{name: "a list where one string is taken", line: `{"v":1,"id":"9","grep":{"pattern":"x","glob":["a","b"],"type":"go"}}`, wantID: "9", ok: true},
 	}
 	for _, tt := range tests {

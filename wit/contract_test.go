@@ -30,6 +30,7 @@ var records = map[string]reflect.Type{
 	"shard-end":    reflect.TypeFor[protocol.ShardEnd](),
 	"index-args":   reflect.TypeFor[protocol.IndexArgs](),
 	"root-changes": reflect.TypeFor[protocol.RootChanges](),
+	"chunk":        reflect.TypeFor[protocol.Chunk](),
 	"problem":      reflect.TypeFor[protocol.Problem](),
 	"call-error":   reflect.TypeFor[protocol.Error](),
 	"skipped":      reflect.TypeFor[protocol.Skipped](),
@@ -184,6 +185,10 @@ func typeAgrees(wt wit.Type, gt reflect.Type) string {
 		}
 	case wit.Bool:
 		if gt.Kind() == reflect.Bool {
+			return ""
+		}
+	case wit.U8:
+		if gt.Kind() == reflect.Uint8 {
 			return ""
 		}
 	case wit.U32, wit.U64:

@@ -96,6 +96,9 @@ func (ix *Index) Removed(d Doc) bool {
 	return int(d/64) < len(ix.dead) && ix.dead[d/64]&(1<<(d%64)) != 0
 }
 
+// RemovedDocs is how many documents were removed.
+func (ix *Index) RemovedDocs() int { return ix.nDead }
+
 // Docs is how many documents were added, removed ones included.
 func (ix *Index) Docs() int { return int(ix.docs) }
 

@@ -131,9 +131,12 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		}
 		c.shard = req.Shard
 	}
-	if req.Index != nil {
+	switch {
+	case req.Index != nil:
 		s.index(c, req.Index)
-	} else {
+	case req.Load != nil:
+		s.load(c, req.Load)
+	default:
 		s.dispatch(c, &req.Call)
 	}
 	return c

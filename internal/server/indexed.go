@@ -43,6 +43,9 @@ type rootIndex struct {
 	tapes map[string]*tape
 	// replays counts the greps that replayed a tape, for tests.
 	replays int
+	// dirty: an entry was added or forgotten since the index was loaded
+	// from a saved one (persist.go), so a save has something new to say.
+	dirty bool
 }
 
 // indexed is a file as it was read and indexed.
@@ -61,6 +64,9 @@ type indexed struct {
 	// trusted: the change feed has named nothing of it since it was read
 	// or last looked at (fed roots only).
 	trusted bool
+	// unseen: loaded from a saved index (persist.go), and not yet found
+	// as it was by the walk of the index request that loaded it.
+	unseen bool
 }
 
 // textFloor is what a root's index may hold whatever its text: the files'
@@ -120,6 +126,7 @@ func (ri *rootIndex) addBinary(tpath string, read int64, st nofollow.Stat, now t
 // trusted, or past the cap, or its text (size bytes, about the most its
 // trigrams can add) would take the index past its share of the tree's.
 func (ri *rootIndex) entry(tpath string, st nofollow.Stat, size int, now time.Time) *indexed {
+	ri.dirty = true
 	if old, ok := ri.files[tpath]; ok {
 		if !old.binary {
 			ri.ix.Remove(old.doc)
@@ -142,6 +149,24 @@ func (ri *rootIndex) entry(tpath string, st nofollow.Stat, size int, now time.Ti
 	// directory the feed does not see: it is looked at every time.
 	trusted := ri.fed && st.Nlink == 1
 	return &indexed{size: st.Size, mtime: st.Mtime, ctime: st.Ctime, ino: st.Ino, nlink: st.Nlink, trusted: trusted}
+}
+
+// forgetUnseen forgets the loaded entries the index request's walk did
+// not find as they were: files gone, or no longer walked.
+func (ri *rootIndex) forgetUnseen() {
+	for p, e := range ri.files {
+		if !e.unseen {
+			continue
+		}
+		if !e.binary {
+			ri.ix.Remove(e.doc)
+			ri.text -= e.size
+		}
+		e.gone = true
+		delete(ri.files, p)
+		ri.held -= fileCost(p)
+		ri.dirty = true
+	}
 }
 
 // changed marks what the host's change feed named as no longer trusted:
@@ -320,6 +345,8 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 	if s.indexes == nil {
 		s.indexes = map[string]*rootIndex{}
 	}
+	loads := s.loads
+	s.loads = nil // pieces are for the next index request only
 	r := &s.reader
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
@@ -331,9 +358,28 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 			return
 		}
 		ri := &rootIndex{ix: index.New(), files: map[string]*indexed{}, max: maxBytes, fed: a.Fed}
+		loaded := false
+		if pieces := loads[sc.root.Name]; a.Load && pieces != nil {
+			b := bytes.Join(pieces, nil)
+			delete(loads, sc.root.Name)
+			if lri, err := decodeRoot(b, maxBytes, a.Fed); err == nil {
+				ri, loaded = lri, true
+			}
+		}
 		now := s.now()
 		w := wh.walker()
 		w.File = func(rel, tpath string) error {
+			if e := ri.files[tpath]; e != nil && e.unseen {
+				// Loaded: kept when a look finds the file as it was.
+				if st, err := sc.tree.Lstat(tpath); err == nil && e.same(st) {
+					e.unseen = false
+					e.trusted = ri.fed && e.nlink == 1
+					if e.binary {
+						c.done.Skipped.Binary++
+					}
+					return nil
+				}
+			}
 			data, n, err := r.Read(sc.tree, tpath, c.maxSize, protocol.BinarySniffBytes, c.meter)
 			c.done.Stats.FilesRead++
 			if berr := c.addBytes(n); berr != nil {
@@ -356,18 +402,35 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 			}
 			return nil
 		}
-		err := sc.walk(w)
+		// The walk is a grep's with no arguments, recorded (on a fed root)
+		// for the greps after it to replay: the first grep of a new
+		// process walks no more than the ones after it. A tape's counts
+		// are the call's from zero, so each root's walk starts there.
+		sk, entries := c.done.Skipped, c.entries
+		c.done.Skipped, c.entries = protocol.Skipped{}, 0
+		s.indexes[sc.root.Name] = ri
+		err := s.walkTaped(c, sc, w, tapeKey(c, sc, "grep", pick{}, protocol.Strings(nil), protocol.Strings(nil)), nil)
+		c.entries += entries
+		c.done.Skipped.Add(sk)
 		c.done.Stats.Dirs += w.Dirs
 		c.done.Stats.Files += w.Files
 		c.done.Skipped.Symlink += w.Symlink
 		c.done.Skipped.Special += w.Special
 		if err != nil {
+			delete(s.indexes, sc.root.Name)
 			c.err = protocol.AsError(err)
 			return
+		}
+		if loaded {
+			ri.forgetUnseen()
 		}
 		ri.ix.Freeze()
 		c.done.Results += len(ri.files)
 		c.done.Truncated = c.done.Truncated || ri.full
-		s.indexes[sc.root.Name] = ri
+		if a.Save && (!loaded || ri.dirty) {
+			if err := c.save(sc.root.Name, ri); err != nil {
+				return
+			}
+		}
 	}
 }

@@ -82,6 +82,14 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 	answer(t, fed, protocol.Request{V: protocol.Version, ID: "i", Index: &protocol.IndexArgs{Fed: true}})
 	var named []string
 	all := false
+	// persisted is a fed server that a new one, as a new process, takes
+	// the place of now and then, starting from what the last one saved:
+	// intact, cut short, with a byte changed, another root's, or nothing.
+	other := t.TempDir()
+	testtree.Write(t, other, spec)
+	foreign := saveIndex(t, []Root{{Name: "/r", Dir: other}}, nil, indexed.now)
+	persisted, saved := restartIndexed(t, roots, nil, indexed.now)
+	restarts, reused := 0, 0 // reused: restarts that kept entries from what was saved
 
 	// touch makes an edit visible to a stat: a change within the clock
 	// tick of the last may keep its change time, as a racy write does.
@@ -201,6 +209,11 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 				t.Errorf("the index passed over %d files in %d rounds: it was hardly used", ri.passed, indexRounds())
 			}
 		}
+		if reused < indexRounds()/100 {
+			t.Errorf("%d of %d restarts kept entries from a saved index", reused, restarts)
+		} else {
+			t.Logf("%d of %d restarts kept entries from a saved index", reused, restarts)
+		}
 		if n := fed.indexes["/r"].replays; n < indexRounds()/10 {
 			t.Errorf("%d of %d calls (a grep and a glob a round) replayed a walk", n, 2*indexRounds())
 		} else {
@@ -250,6 +263,32 @@ func TestIndexedMatchesUnindexed(t *testing.T) {
 		named, all = nil, false
 		if fromFed := answer(t, fed, req); !bytes.Equal(fromFed, want) {
 			t.Fatalf("round %d, grep %+v, changes %+v:\nindexed, fed:\n%s\nwithout the index:\n%s", round, a, req.Changes, fromFed, want)
+		}
+		if fromSaved := answer(t, persisted, req); !bytes.Equal(fromSaved, want) {
+			t.Fatalf("round %d, grep %+v, from a saved index:\n%s\nwithout the index:\n%s", round, a, fromSaved, want)
+		}
+		if rng.IntN(8) == 0 {
+			load := saved
+			switch rng.IntN(6) {
+			case 0:
+				load = load[:rng.IntN(len(load))]
+			case 1:
+				load = slices.Clone(load)
+				load[rng.IntN(len(load))] ^= byte(1 + rng.IntN(255))
+			case 2:
+				load = foreign
+			case 3:
+				load = nil
+			}
+			var read, files int64
+			restarts++
+			persisted, saved, read, files = restartCounted(t, roots, load, indexed.now)
+			if saved == nil { // nothing changed since: what it loaded is current
+				saved = load
+			}
+			if read < files {
+				reused++
+			}
 		}
 		// A glob on the fed server replays the walks of globs before it.
 		gl := globs[rng.IntN(len(globs))]

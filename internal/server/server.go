@@ -38,6 +38,9 @@ type Server struct {
 	// indexes are the roots' indexes (indexed.go), by root name, from the
 	// last index request that named each.
 	indexes map[string]*rootIndex
+	// loads are the pieces of saved indexes Load requests handed on since
+	// the last index request, by root name (persist.go).
+	loads map[string][][]byte
 }
 
 // New returns a Server for roots. It refuses no roots and the names

@@ -118,6 +118,9 @@ func (s *Server) walkTaped(c *call, sc scope, w *walk.Walker, key string, gi *gr
 		c.tape = nil
 		err := file(rel, tpath)
 		c.tape = t
+		// The file's entry as the search left it, so the first replay
+		// needs no lookup (an index request's walk made it).
+		t.events[len(t.events)-1].entry = ri.files[tpath]
 		unreadable += c.done.Skipped.Unreadable - before
 		ended = ended || err != nil
 		return err

@@ -109,9 +109,20 @@ func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 	fs.StringArrayVar(&rf.roots, "root", nil, "a readable root: `DIR`, named by its absolute path, or NAME=DIR, NAME as "+what+" name it (repeat it; the first is the default)")
 	fs.StringArrayVar(&rf.deny, "deny", nil, "what `GLOB` matches is never listed or read in any root, in gitignore syntax (\"*.pem\", \"secrets/\"; repeat it)")
 	fs.BoolVar(&rf.hideHidden, "hide-hidden", false, "leave hidden files and directories out of every call, whatever it asks")
-	fs.BoolVar(&rf.noIndex, "no-index", false, "keep no index of the roots' contents (by default one is built in the background, and repeat greps read only the files that can match)")
+	fs.BoolVar(&rf.noIndex, "no-index", false, "keep no index of the roots' contents (by default one is built in the background, from the one kept in the user's cache directory when there is one, and repeat greps read only the files that can match)")
 	fs.BoolVar(&rf.noDefaultSkips, "no-default-skips", false, "do not leave out node_modules/, __pycache__/ and .venv/ where no ignore file names them (by default they are left out, and counted as ignored)")
 	return rf
+}
+
+// indexCacheDir is where the command keeps its roots' indexes between
+// runs (host.WithIndexCache): rootbound/index under the user's cache
+// directory, or none.
+func indexCacheDir() string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "rootbound", "index")
 }
 
 // config makes a Config of the flags (and wants no other argument).
@@ -119,7 +130,7 @@ func (rf *rootFlags) config(extra int) (host.Config, error) {
 	if len(rf.roots) == 0 || extra > 0 {
 		return nil, errors.New("want --root DIR or --root NAME=DIR (one or more) and nothing else")
 	}
-	cfg := host.NewConfig().WithIndex(!rf.noIndex, 0).WithDefaultSkips(!rf.noDefaultSkips)
+	cfg := host.NewConfig().WithIndex(!rf.noIndex, 0).WithIndexCache(indexCacheDir()).WithDefaultSkips(!rf.noDefaultSkips)
 	for _, root := range rf.roots {
 		name, dir, ok := strings.Cut(root, "=")
 		if !ok {

@@ -100,15 +100,7 @@ type runTotals struct {
 }
 
 func (t *runTotals) add(res *host.Result) {
-	s := res.Done.Skipped
-	t.skipped.Binary += s.Binary
-	t.skipped.TooLarge += s.TooLarge
-	t.skipped.Unreadable += s.Unreadable
-	t.skipped.Symlink += s.Symlink
-	t.skipped.Special += s.Special
-	t.skipped.Ignored += s.Ignored
-	t.skipped.Hidden += s.Hidden
-	t.skipped.Denied += s.Denied
+	t.skipped.Add(res.Done.Skipped)
 	t.files += res.Done.Stats.Files
 	t.filesRead += res.Done.Stats.FilesRead
 	t.bytesRead += res.Done.Stats.BytesRead

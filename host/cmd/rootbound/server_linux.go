@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -24,6 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rootbound/rootbound/host"
+	"github.com/rootbound/rootbound/host/internal/private"
 )
 
 // The resident server: `rootbound glob` and `grep` start in about 100 ms,
@@ -59,30 +58,6 @@ func serverDir() string {
 		return filepath.Join(d, "rootbound")
 	}
 	return filepath.Join(os.TempDir(), fmt.Sprintf("rootbound-%d", os.Getuid()))
-}
-
-// privateDir makes dir (mode 0700) unless it is there, and checks it is a
-// directory, not a link, of this user's, that no other user can open: the
-// socket's only guard on the way in (the server checks each peer's user
-// too).
-func privateDir(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	switch {
-	case !fi.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
-	case !ok || st.Uid != uint32(os.Getuid()):
-		return fmt.Errorf("%s is not this user's", dir)
-	case fi.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%s can be opened by other users (mode %v)", dir, fi.Mode().Perm())
-	}
-	return nil
 }
 
 // serverName is the base name of the socket and lock of this build's
@@ -154,7 +129,7 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 	}
 	dir := serverDir()
 	cwd, err := os.Getwd()
-	if err != nil || buildID() == "" || privateDir(dir) != nil {
+	if err != nil || buildID() == "" || private.Dir(dir) != nil {
 		return 0, false
 	}
 	sock := filepath.Join(dir, serverName()+".sock")
@@ -400,7 +375,7 @@ type keptRunner struct {
 // idle, or a client asks it to stop. Another server of this build there
 // already: it returns at once.
 func runServer(ctx context.Context, dir string, idle time.Duration) error {
-	if err := privateDir(dir); err != nil {
+	if err := private.Dir(dir); err != nil {
 		return err
 	}
 	lockName := filepath.Join(dir, serverName()+".lock")
@@ -487,7 +462,7 @@ func (s *server) runner(_ context.Context, key string, cfg host.Config) (*host.R
 	kr := s.runners[key]
 	if kr == nil {
 		s.mu.Unlock()
-		r, err := host.NewRunner(context.Background(), cfg.WithIndex(true, 0))
+		r, err := host.NewRunner(context.Background(), cfg.WithIndex(true, 0).WithIndexCache(indexCacheDir()))
 		if err != nil {
 			return nil, nil, err
 		}

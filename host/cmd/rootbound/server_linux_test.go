@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rootbound/rootbound/host/internal/private"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
 
@@ -219,11 +220,11 @@ func TestServerDir(t *testing.T) {
 	if err := os.Symlink(t.TempDir(), link); err != nil {
 		t.Fatal(err)
 	}
-	if err := privateDir(link); err == nil {
+	if err := private.Dir(link); err == nil {
 		t.Error("a link to a directory was taken")
 	}
 	made := filepath.Join(t.TempDir(), "new")
-	if err := privateDir(made); err != nil {
+	if err := private.Dir(made); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(made); err != nil || fi.Mode().Perm() != 0o700 {
@@ -286,7 +287,7 @@ func TestViaServer(t *testing.T) {
 	}
 	// A socket left by a server that died.
 	stale := filepath.Join(t.TempDir(), "stale")
-	if err := privateDir(stale); err != nil {
+	if err := private.Dir(stale); err != nil {
 		t.Fatal(err)
 	}
 	l, err := net.Listen("unix", filepath.Join(stale, serverName()+".sock"))

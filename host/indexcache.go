@@ -1,0 +1,155 @@
+package host
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/rootbound/rootbound/protocol"
+)
+
+// The index cache (WithIndexCache): a file a root, in a directory only
+// this user may open, that holds the module's saved index of the root
+// (IndexArgs.Save) behind a header of the host's:
+//
+//	cacheMagic, then the root's key (32 bytes), then the module's bytes
+//
+// The key is a hash of the module's own bytes, the root's name and its
+// host directory: a file written by another build of the module, or for
+// another root (copied, or renamed over this one's), is ignored. What the header lets through the module still checks
+// whole (its checksums) and file by file (a look at each file), so a file
+// cut short or changed costs a build, never an answer.
+const cacheMagic = "rootbound index cache\n"
+
+// moduleSum is a hash of the module's bytes, made once when first asked.
+var moduleSum = sync.OnceValue(func() [32]byte { return sha256.Sum256(moduleWasm) })
+
+// cacheFile is where root i's index is kept (named by the root alone, so
+// a new build of the module writes over its files), and the key its
+// header holds.
+func (r *Runner) cacheFile(i int) (string, [32]byte) {
+	dirs := r.hostDirs[i]
+	root := sha256.Sum256([]byte(r.cfg.roots[i].Name + "\x00" + dirs[len(dirs)-1]))
+	sum := moduleSum()
+	key := sha256.Sum256(append(sum[:], root[:]...))
+	return filepath.Join(r.indexCache, hex.EncodeToString(root[:16])+".rbix"), key
+}
+
+// exchange sends one request line to inst and waits for its answer's
+// Done, handing every other line to each.
+func exchange(inst *instance, req *protocol.Request, each func(*protocol.Line) error) (*protocol.Done, error) {
+	line, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := inst.send(line); err != nil {
+		return nil, err
+	}
+	for {
+		raw, more := inst.out.wait()
+		if !more {
+			return nil, errors.New("the module exited")
+		}
+		l, err := protocol.DecodeLine(raw)
+		if err != nil {
+			return nil, err
+		}
+		if l.Done != nil {
+			return l.Done, nil
+		}
+		if err := each(&l); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// loadCache hands inst the index cache's files of the roots that have
+// one, and reports whether it handed any; an error means inst is not to
+// be used.
+func (r *Runner) loadCache(inst *instance) (bool, error) {
+	if r.indexCache == "" {
+		return false, nil
+	}
+	loaded := false
+	buf := make([]byte, protocol.MaxChunkBytes)
+	for i, root := range r.cfg.roots {
+		path, key := r.cacheFile(i)
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		head := make([]byte, len(cacheMagic)+len(key))
+		if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, append([]byte(cacheMagic), key[:]...)) {
+			f.Close()
+			continue // another root's, another module's, or not a cache file
+		}
+		for {
+			n, rerr := io.ReadFull(f, buf)
+			if n > 0 {
+				done, err := exchange(inst, &protocol.Request{V: protocol.Version, ID: "load", Load: &protocol.Chunk{Root: root.Name, Bytes: buf[:n]}},
+					func(*protocol.Line) error { return nil })
+				if err != nil || done.Status != protocol.StatusComplete {
+					f.Close()
+					return false, errors.Join(err, errors.New("load refused"))
+				}
+				loaded = true
+			}
+			if rerr != nil {
+				break // the end, or a read that failed: the module's checksum says which
+			}
+		}
+		f.Close()
+	}
+	return loaded, nil
+}
+
+// cacheWriter writes the index cache's files from an index request's
+// Saved lines, each under a temporary name until the request succeeds.
+type cacheWriter struct {
+	r     *Runner
+	files map[string]*os.File // by root name
+	paths map[string]string
+	err   error
+}
+
+func (w *cacheWriter) write(ch *protocol.Chunk) error {
+	if w.err != nil {
+		return nil // no cache this time; the index is built all the same
+	}
+	f := w.files[ch.Root]
+	if f == nil {
+		i := slices.IndexFunc(w.r.cfg.roots, func(r root) bool { return r.Name == ch.Root })
+		if i < 0 {
+			return errors.New("saved: no root " + ch.Root)
+		}
+		path, key := w.r.cacheFile(i)
+		if f, w.err = os.CreateTemp(w.r.indexCache, ".saving-*"); w.err != nil {
+			return nil
+		}
+		w.files[ch.Root], w.paths[ch.Root] = f, path
+		if _, w.err = f.Write(append([]byte(cacheMagic), key[:]...)); w.err != nil {
+			return nil
+		}
+	}
+	_, w.err = f.Write(ch.Bytes)
+	return nil
+}
+
+// finish puts the files written in place when ok, and removes them
+// otherwise.
+func (w *cacheWriter) finish(ok bool) {
+	for name, f := range w.files {
+		err := f.Close()
+		if ok && w.err == nil && err == nil && os.Rename(f.Name(), w.paths[name]) == nil {
+			continue
+		}
+		os.Remove(f.Name())
+	}
+}
