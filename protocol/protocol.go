@@ -245,8 +245,11 @@ func (g *Strings) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		return nil // as encoding/json leaves other values: unchanged
 	}
-	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
+	if len(b) > 0 && b[0] == '"' {
+		var one string
+		if err := json.Unmarshal(b, &one); err != nil {
+			return err
+		}
 		*g = Strings{one}
 		return nil
 	}
