@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -363,6 +364,23 @@ func TestIndexCache(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "d3/new.txt"), []byte("alpha 7 gamma\n"), 0o644)
 	if read, files, _ := start(dir); read != 2 || files != 40 {
 		t.Errorf("after edits: %d of %d files read, want the 2 changed of 40", read, files)
+	}
+	// What a process left when it died writing the cache is removed a day
+	// later; another's file being written now is left alone.
+	stale, fresh := filepath.Join(cache, savingPrefix+"1"), filepath.Join(cache, savingPrefix+"2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("part"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-staleAfter - time.Hour)
+	os.Chtimes(stale, old, old)
+	start(dir)
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file left %v ago: %v, want it removed", staleAfter, err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a file being written: %v, want it kept", err)
 	}
 	// Another root's file under this root's name, then cut short, then a
 	// byte changed: each is built from the files (and saved again).

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/rootbound/rootbound/protocol"
 )
@@ -23,9 +25,10 @@ import (
 //
 // The key is a hash of the module's own bytes, the root's name and its
 // host directory: a file written by another build of the module, or for
-// another root (copied, or renamed over this one's), is ignored. What the header lets through the module still checks
-// whole (its checksums) and file by file (a look at each file), so a file
-// cut short or changed costs a build, never an answer.
+// another root (copied, or renamed over this one's), is ignored. What the
+// header lets through the module still checks whole (its checksums) and
+// file by file (a look at each file), so a file cut short or changed
+// costs a build, never an answer.
 const cacheMagic = "rootbound index cache\n"
 
 // moduleSum is a hash of the module's bytes, made once when first asked.
@@ -130,7 +133,7 @@ func (w *cacheWriter) write(ch *protocol.Chunk) error {
 			return errors.New("saved: no root " + ch.Root)
 		}
 		path, key := w.r.cacheFile(i)
-		if f, w.err = os.CreateTemp(w.r.indexCache, ".saving-*"); w.err != nil {
+		if f, w.err = os.CreateTemp(w.r.indexCache, savingPrefix+"*"); w.err != nil {
 			return nil
 		}
 		w.files[ch.Root], w.paths[ch.Root] = f, path
@@ -140,6 +143,23 @@ func (w *cacheWriter) write(ch *protocol.Chunk) error {
 	}
 	_, w.err = f.Write(ch.Bytes)
 	return nil
+}
+
+// savingPrefix names a cache file being written; staleAfter is when one
+// is taken for the leftover of a process that died writing it.
+const (
+	savingPrefix = ".saving-"
+	staleAfter   = 24 * time.Hour
+)
+
+// removeStale removes the files of dir that processes died writing.
+func removeStale(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), savingPrefix) && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAfter {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // finish puts the files written in place when ok, and removes them

@@ -144,6 +144,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 			r.warnings = append(r.warnings, "no index cache (every Runner builds the index from the files): "+err.Error())
 		} else {
 			r.indexCache = c.indexCache
+			removeStale(r.indexCache)
 		}
 	}
 	r.mu.Lock()
