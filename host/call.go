@@ -71,7 +71,9 @@ func (c closedError) Unwrap() []error { return []error{c.err, ErrClosed} }
 // Together they keep an overrun under 100 ms. A cancelled call starts one
 // step earlier: its clock is moved (graceAnswer), then its mounts revoked
 // (graceRevoke); an instance that answers before its mounts were revoked
-// is kept.
+// is kept. The index instance, whose index a build of many scans made, is
+// not revoked at graceAnswer: the caller has its answer then, and the
+// instance is waited for apart (drain).
 const (
 	graceAnswer = 30 * time.Millisecond
 	graceRevoke = 50 * time.Millisecond
@@ -298,7 +300,8 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 	// moves past its deadline, and it answers at its next look at it
 	// (within a millisecond or so of work) with its state whole, so the
 	// instance is kept (and with it, on the index instance, the index).
-	// One that does not answer in graceAnswer is revoked, then given up.
+	// One that does not answer in graceAnswer is revoked, then given up
+	// (the index instance: drained).
 	interrupt := func() {
 		if !interrupted && !revoked {
 			interrupted = true
@@ -327,6 +330,16 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 				ctxDone = nil
 				interrupt()
 			case <-timer.C:
+				if !revoked && r.holdsIndex(inst) {
+					// Its index is worth more than a wait: the caller
+					// has its answer now, and the instance is waited
+					// for apart (a cancel on a busy machine lost it).
+					if !interrupted {
+						inst.interrupt(moduleMS)
+					}
+					go r.drain(inst, id, moduleMS)
+					return stoppedDone(), nil
+				}
 				if !revoked {
 					revoke()
 					continue
@@ -367,6 +380,64 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 			} else if l.Item != nil && !l.Item.Context {
 				results++
 			}
+		}
+	}
+}
+
+// drainWait is how long the index instance is waited for, after its
+// caller had its answer, to end a call whose clock was moved: past it, its
+// mounts are revoked, and it is given up graceRevoke later.
+const drainWait = 2 * time.Second
+
+// holdsIndex reports whether inst is the index instance.
+func (r *Runner) holdsIndex(inst *instance) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return inst == r.ix.inst
+}
+
+// drain reads what the index instance still sends of call id, whose
+// answer its caller already has, and releases it at its final line, or
+// gives it up when it sends none in time (drainWait) or sends another
+// call's. Until then it stays busy and the calls go to other instances.
+func (r *Runner) drain(inst *instance, id string, moduleMS int64) {
+	timer := time.NewTimer(drainWait)
+	defer timer.Stop()
+	var items wire.ItemReader
+	revoked := false
+	for {
+		raw, ok := inst.out.next()
+		if !ok {
+			select {
+			case chunk, open := <-inst.out.ch:
+				if !open {
+					<-inst.exited
+					r.discard(inst)
+					return
+				}
+				inst.out.pending = chunk
+			case <-timer.C:
+				if revoked {
+					r.discard(inst)
+					return
+				}
+				revoked = true
+				inst.revoke(moduleMS)
+				timer.Reset(graceRevoke)
+			}
+			continue
+		}
+		l, err := decodeLine(&items, raw)
+		switch {
+		case err != nil || (id != "" && l.ID != id):
+			r.discard(inst)
+			return
+		case l.Done != nil && revoked:
+			r.discard(inst) // its mounts failed under it: see exchangeOn
+			return
+		case l.Done != nil:
+			r.release(inst)
+			return
 		}
 	}
 }
