@@ -406,26 +406,19 @@ func (r *Runner) drain(inst *instance, id string, moduleMS int64) {
 	var items wire.ItemReader
 	revoked := false
 	for {
-		raw, ok := inst.out.next()
-		if !ok {
-			select {
-			case chunk, open := <-inst.out.ch:
-				if !open {
-					<-inst.exited
-					r.discard(inst)
-					return
-				}
-				inst.out.pending = chunk
-			case <-timer.C:
-				if revoked {
-					r.discard(inst)
-					return
-				}
-				revoked = true
-				inst.revoke(moduleMS)
-				timer.Reset(graceRevoke)
-			}
+		raw, more, late := inst.out.waitUntil(timer.C)
+		switch {
+		case late && !revoked:
+			revoked = true
+			inst.revoke(moduleMS)
+			timer.Reset(graceRevoke)
 			continue
+		case !more:
+			if !late {
+				<-inst.exited // it ended by itself
+			}
+			r.discard(inst)
+			return
 		}
 		l, err := decodeLine(&items, raw)
 		switch {
@@ -443,15 +436,13 @@ func (r *Runner) drain(inst *instance, id string, moduleMS int64) {
 }
 
 // decodeLine decodes a line of the module's: an item line by hand (most
-// lines are; r keeps what the last shared with it), any other with
-// encoding/json.
+// lines are; r keeps what the last shared with it), any other as
+// protocol.DecodeLine does.
 func decodeLine(r *wire.ItemReader, raw []byte) (protocol.Line, error) {
 	if id, seq, it, ok := r.Parse(raw); ok && seq < 0 {
 		return protocol.Line{ID: id, Item: &it}, nil
 	}
-	var l protocol.Line
-	err := json.Unmarshal(raw, &l)
-	return l, err
+	return protocol.DecodeLine(raw)
 }
 
 // stopped says why the host ended a call early, before it started (when)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rootbound/rootbound/internal/wire"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -55,12 +56,13 @@ func exchange(inst *instance, req *protocol.Request, each func(*protocol.Line) e
 	if err := inst.send(line); err != nil {
 		return nil, err
 	}
+	var items wire.ItemReader
 	for {
 		raw, more := inst.out.wait()
 		if !more {
 			return nil, errors.New("the module exited")
 		}
-		l, err := protocol.DecodeLine(raw)
+		l, err := decodeLine(&items, raw)
 		if err != nil {
 			return nil, err
 		}

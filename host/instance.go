@@ -192,15 +192,25 @@ func (q *lineQueue) next() ([]byte, bool) {
 // wait returns the next line, waiting for a chunk if it must; false when
 // the channel is closed.
 func (q *lineQueue) wait() ([]byte, bool) {
+	l, ok, _ := q.waitUntil(nil)
+	return l, ok
+}
+
+// waitUntil is wait that gives up (late) when stop fires first.
+func (q *lineQueue) waitUntil(stop <-chan time.Time) (l []byte, ok, late bool) {
 	for {
 		if l, ok := q.next(); ok {
-			return l, true
+			return l, true, false
 		}
-		c, ok := <-q.ch
-		if !ok {
-			return nil, false
+		select {
+		case c, open := <-q.ch:
+			if !open {
+				return nil, false, false
+			}
+			q.pending = c
+		case <-stop:
+			return nil, false, true
 		}
-		q.pending = c
 	}
 }
 
