@@ -117,7 +117,7 @@ release: wasm-check
 ## release-check: make the release (twice) and check every artifact (release/release_test.go)
 release-check: tools
 	cd release && npm ci --no-audit --no-fund --loglevel=error
-	ROOTBOUND_COMPARE=1 $(GO) test ./release -count=1 -v | grep -E '^(ok|FAIL|--- |panic)|^\s+(--- FAIL|release_test.go)'
+	ROOTBOUND_COMPARE=1 $(GO) test ./release -count=1 -timeout 30m -v | grep -E '^(ok|FAIL|--- |panic|\*\*\*)|^\s+(--- FAIL|release_test.go|Test)'
 
 ## check: build, vet, staticcheck, gofmt, go mod tidy, every system of CROSS; fails on any diff
 check: wasm-check cross
