@@ -32,6 +32,38 @@ type merger struct {
 	filesRead, bytesRead         int64
 	binary, tooLarge, unreadable int64
 	walk                         [wire.MarkLen]int64 // the mark of the file being merged
+	// base: in a split by ranges, the walk's counts of the ranges merged
+	// whole, which a range's own counts come on top of.
+	base [wire.MarkLen]int64
+}
+
+// walkCounts are the fields of a mark that count what the walk did.
+var walkCounts = []int{wire.MarkDirs, wire.MarkFiles, wire.MarkSymlink, wire.MarkSpecial,
+	wire.MarkIgnored, wire.MarkHidden, wire.MarkDenied, wire.MarkUnreadable}
+
+// counted is a shard's mark with the walk's counts of the call so far:
+// its own, and the ranges' before it.
+func (m *merger) counted(mark [wire.MarkLen]int64) [wire.MarkLen]int64 {
+	for _, i := range walkCounts {
+		mark[i] += m.base[i]
+	}
+	return mark
+}
+
+// rangeDone adds a range walked whole: its final line's counts.
+func (m *merger) rangeDone(d *protocol.Done) {
+	m.base = m.counted(doneCounts(d))
+	m.walk = m.base
+}
+
+// doneCounts is a final line's walk counts, as a mark's.
+func doneCounts(d *protocol.Done) [wire.MarkLen]int64 {
+	return [wire.MarkLen]int64{
+		wire.MarkDirs: d.Stats.Dirs, wire.MarkFiles: d.Stats.Files,
+		wire.MarkSymlink: d.Skipped.Symlink, wire.MarkSpecial: d.Skipped.Special,
+		wire.MarkIgnored: d.Skipped.Ignored, wire.MarkHidden: d.Skipped.Hidden,
+		wire.MarkDenied: d.Skipped.Denied, wire.MarkUnreadable: d.Skipped.Unreadable,
+	}
 }
 
 // lineBuffer is where the encoder writes one line at a time.
@@ -54,7 +86,7 @@ func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(ra
 // mark starts a file: it was read; the walk's counts are where it was.
 // It ends the call when the byte budget is spent.
 func (m *merger) mark(mark [wire.MarkLen]int64) {
-	m.walk = mark
+	m.walk = m.counted(mark)
 	m.filesRead++
 	m.bytesRead += mark[wire.MarkBytes]
 	m.page.File()
@@ -69,7 +101,7 @@ func (m *merger) mark(mark [wire.MarkLen]int64) {
 // walkRead counts bytes the walk read (an ignore file), at the walk's
 // counts then; it ends the call when the byte budget is spent.
 func (m *merger) walkRead(mark [wire.MarkLen]int64) {
-	m.walk = mark
+	m.walk = m.counted(mark)
 	m.bytesRead += mark[wire.MarkBytes]
 	if m.maxBytes > 0 && m.bytesRead > m.maxBytes {
 		m.end, m.ended = wire.ErrByteBudget(m.maxBytes), true
@@ -152,12 +184,7 @@ func (m *merger) done(end *protocol.Done, ignoredBy string) protocol.Done {
 	d := protocol.Done{Status: protocol.StatusComplete, Results: m.page.Results(), Truncated: m.page.Truncated(), IgnoredBy: ignoredBy}
 	if end != nil {
 		d.Status, d.Error = end.Status, end.Error
-		walk = [wire.MarkLen]int64{
-			wire.MarkDirs: end.Stats.Dirs, wire.MarkFiles: end.Stats.Files,
-			wire.MarkSymlink: end.Skipped.Symlink, wire.MarkSpecial: end.Skipped.Special,
-			wire.MarkIgnored: end.Skipped.Ignored, wire.MarkHidden: end.Skipped.Hidden,
-			wire.MarkDenied: end.Skipped.Denied, wire.MarkUnreadable: end.Skipped.Unreadable,
-		}
+		walk = m.counted(doneCounts(end))
 	}
 	if m.end != nil {
 		d.Status, d.Error = protocol.StatusPartial, m.end

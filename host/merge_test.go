@@ -75,12 +75,24 @@ func nativeAnswer(t testing.TB, s *server.Server, req protocol.Request) []byte {
 // splitAnswer answers req as n shards of the native core whose answers
 // the host merges.
 func splitAnswer(t testing.TB, s *server.Server, req protocol.Request, n int) []byte {
-	c := &shardCall{id: req.ID, shards: make([]shard, n), timer: time.NewTimer(time.Hour), turns: 1}
+	shards := make([]protocol.Shard, n)
+	for k := range shards {
+		shards[k] = protocol.Shard{Index: k, Count: n}
+	}
+	out, _ := shardAnswer(t, s, req, shards, false)
+	return out
+}
+
+// shardAnswer answers req as the shards given (by position, or ranged),
+// and gives the shards' final lines beside the merged answer.
+func shardAnswer(t testing.TB, s *server.Server, req protocol.Request, shards []protocol.Shard, ranged bool) ([]byte, []*protocol.Done) {
+	n := len(shards)
+	c := &shardCall{id: req.ID, shards: make([]shard, n), timer: time.NewTimer(time.Hour), turns: 1, ranged: ranged}
 	defer c.timer.Stop()
 	var out bytes.Buffer
 	c.onLine = func(raw []byte, _ *protocol.Line) error { out.Write(raw); return nil }
 	for k := range c.shards {
-		req.Shard = &protocol.Shard{Index: k, Count: n}
+		req.Shard = &shards[k]
 		lines := bytes.SplitAfter(nativeAnswer(t, s, req), []byte("\n"))
 		ch := make(chan []byte, len(lines))
 		for _, l := range lines {
@@ -100,7 +112,42 @@ func splitAnswer(t testing.TB, s *server.Server, req protocol.Request, n int) []
 		raw = append(raw, '\n')
 	}
 	out.Write(raw)
-	return out.Bytes()
+	dones := make([]*protocol.Done, n)
+	for k := range c.shards {
+		dones[k] = c.shards[k].done
+	}
+	return out.Bytes(), dones
+}
+
+// rangedShards cuts n ranges for req by the plan of its walk whole
+// (no limits, every result), as the host does after a first split call by
+// position; again, when again is set, by the plan of that walk in ranges.
+// Nil when the host would not cut ranges.
+func rangedShards(t testing.TB, s *server.Server, req protocol.Request, n int, again bool) []protocol.Shard {
+	if req.Grep.Sort != "" {
+		return nil
+	}
+	g := *req.Grep
+	g.Offset, g.MaxResults = 0, protocol.MaxResultsCeiling
+	whole := protocol.Request{V: req.V, ID: req.ID, Call: protocol.Call{Grep: &g}, Policy: req.Policy}
+	by := make([]protocol.Shard, n)
+	for k := range by {
+		by[k] = protocol.Shard{Index: k, Count: n}
+	}
+	_, dones := shardAnswer(t, s, whole, by, false)
+	p := planOf(dones, false)
+	if p == nil {
+		t.Fatalf("no plan from a whole walk: %+v", dones[0])
+	}
+	shards := p.cut(n)
+	if shards == nil || !again {
+		return shards
+	}
+	_, dones = shardAnswer(t, s, whole, shards, true)
+	if p = planOf(dones, true); p == nil {
+		t.Fatalf("no plan from a whole walk in ranges: %+v", dones)
+	}
+	return p.cut(n)
 }
 
 // splitCase is a grep and its limits, drawn from a few numbers.
@@ -149,7 +196,10 @@ func (sc splitCase) request() (protocol.Request, int) {
 	return req, int(sc.shards%6) + 2
 }
 
-func (sc splitCase) check(t *testing.T, s *server.Server) {
+// check holds the answer split by position, and by ranges (cut by a plan
+// from a split by position, and by one from a split by ranges), to one
+// instance's; it reports whether ranges were cut.
+func (sc splitCase) check(t *testing.T, s *server.Server) bool {
 	req, n := sc.request()
 	want := nativeAnswer(t, s, req)
 	got := splitAnswer(t, s, req, n)
@@ -157,6 +207,21 @@ func (sc splitCase) check(t *testing.T, s *server.Server) {
 		line, _ := json.Marshal(req)
 		t.Fatalf("%s split across %d differs from one instance:\n got:\n%s\nwant:\n%s", line, n, got, want)
 	}
+	ranged := false
+	for _, again := range []bool{false, true} {
+		shards := rangedShards(t, s, req, n, again)
+		if shards == nil {
+			continue
+		}
+		ranged = true
+		got, _ := shardAnswer(t, s, req, shards, true)
+		if !bytes.Equal(got, want) {
+			line, _ := json.Marshal(req)
+			cuts, _ := json.Marshal(shards)
+			t.Fatalf("%s split in ranges %s differs from one instance:\n got:\n%s\nwant:\n%s", line, cuts, got, want)
+		}
+	}
+	return ranged
 }
 
 func TestSplitMatchesOne(t *testing.T) {
@@ -189,7 +254,11 @@ func TestSplitMatchesOne(t *testing.T) {
 	} {
 		for _, shards := range []uint8{0, 1, 3, 5} { // 2, 3, 5, 7 shards
 			tc.sc.shards = shards
-			t.Run(fmt.Sprintf("%s/%d", tc.name, int(shards)+2), func(t *testing.T) { tc.sc.check(t, s) })
+			t.Run(fmt.Sprintf("%s/%d", tc.name, int(shards)+2), func(t *testing.T) {
+				if !tc.sc.check(t, s) && tc.sc.flags&1 == 0 && shards < 3 {
+					t.Errorf("no ranges were cut for %d shards", int(shards)+2)
+				}
+			})
 		}
 	}
 }
@@ -224,5 +293,91 @@ func TestSmallTreeOneInstance(t *testing.T) {
 		if got := r.split.Load(); got != want {
 			t.Fatalf("after grep %d: %d calls split, want %d", i+1, got, want)
 		}
+	}
+}
+
+// TestSplitRangesAnywhere cuts ranges where no plan would (directories,
+// paths that are not there, a range with no file), as a plan of a tree
+// changed since may: the answer is still one instance's, but for where an
+// entry budget ends it (a range's shard starts its count where the plan
+// said, which a changed tree moves).
+func TestSplitRangesAnywhere(t *testing.T) {
+	s, err := server.New([]server.Root{{Name: "/workspace", Dir: splitTree(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cuts := []string{"a", "a/two.txt", "a0", "b/c", "b/c/m", "b/late.dat", "c/ignored.txt", "d/e/f", "locked", "z.txt", "zz"}
+	for _, sc := range []splitCase{
+		{max: 29}, {max: 4}, {offset: 5, max: 6, before: 2, after: 1}, {mode: 1, max: 29}, {mode: 2, max: 29},
+		{max: 29, maxOutput: 700}, {max: 29, maxBytes: 300}, {max: 29, maxBytes: 17}, {mode: 1, max: 29, flags: 16},
+	} {
+		req, _ := sc.request()
+		want := nativeAnswer(t, s, req)
+		for i, from := range cuts {
+			for _, to := range cuts[i+1:] {
+				shards := []protocol.Shard{{Index: 0, Count: 3, To: protocol.Data(from)},
+					{Index: 1, Count: 3, From: protocol.Data(from), To: protocol.Data(to)}, {Index: 2, Count: 3, From: protocol.Data(to)}}
+				if got, _ := shardAnswer(t, s, req, shards, true); !bytes.Equal(got, want) {
+					line, _ := json.Marshal(req)
+					t.Fatalf("%s split at %q and %q differs from one instance:\n got:\n%s\nwant:\n%s", line, from, to, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSplitByRanges: a Runner's second split of a walk is by ranges, cut
+// where the first said its files lie, and answers as one instance does,
+// also once the tree changed under the cuts (a file added, one at a cut
+// removed, a directory made).
+func TestSplitByRanges(t *testing.T) {
+	ctx := context.Background()
+	dir := splitTree(t)
+	one, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", dir).WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close(ctx)
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", dir).WithParallelism(2).WithInstances(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	r.splitMin = 0
+	args := GrepArgs{Pattern: "x", OutputMode: protocol.ModeContent, MaxResults: protocol.MaxResultsCeiling}
+	same := func(step string) {
+		t.Helper()
+		want, err := one.Grep(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Grep(ctx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := json.Marshal([]any{want.Items, want.Problems, want.Done})
+		g, _ := json.Marshal([]any{got.Items, got.Problems, got.Done})
+		if !bytes.Equal(g, w) {
+			t.Fatalf("%s: split by ranges:\n%s\none instance:\n%s", step, g, w)
+		}
+	}
+	same("first")
+	if n := r.ranged.Load(); n != 0 {
+		t.Fatalf("the first split was by ranges (%d): no plan was known", n)
+	}
+	same("second")
+	if n := r.ranged.Load(); n != 1 {
+		t.Fatalf("%d splits by ranges, want 1", n)
+	}
+	os.WriteFile(filepath.Join(dir, "b", "new.txt"), []byte("x new\n"), 0o644)
+	for _, p := range []string{"b/c/deep.txt", "b/c/none.txt", "b/bin.dat", "c/many.txt"} {
+		os.Remove(filepath.Join(dir, p))
+	}
+	os.MkdirAll(filepath.Join(dir, "b", "c", "e"), 0o755)
+	os.WriteFile(filepath.Join(dir, "b", "c", "e", "f.txt"), []byte("x f\n"), 0o644)
+	same("after changes")
+	same("again")
+	if n := r.ranged.Load(); n != 3 {
+		t.Fatalf("%d splits by ranges, want 3", n)
 	}
 }

@@ -69,9 +69,13 @@ type Runner struct {
 
 	nextID atomic.Uint64
 	split  atomic.Uint64 // calls split across instances, for tests
+	ranged atomic.Uint64 // of them, split by ranges
 	// walked: files the last complete grep of a path walked (by the
 	// path as given); a smaller walk than splitMin is not split.
-	walked   sync.Map
+	walked sync.Map
+	// plans: where the files of the last complete split grep of a walk
+	// lay (ranges.go), by planKey.
+	plans    sync.Map
 	splitMin int64
 	// ix is the index instance (WithIndex, index.go), under mu.
 	ix indexer

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/rootbound/rootbound/internal/wire"
@@ -78,6 +80,8 @@ type shardLine struct {
 	line protocol.Line
 	mark [wire.MarkLen]int64
 	raw  []byte
+	// whole: no line, after a range walked whole (it sorts last).
+	whole bool
 }
 
 func (a *shardLine) before(b *shardLine) bool {
@@ -119,6 +123,13 @@ type shardCall struct {
 	interrupted, revoked bool
 	gaveUp               bool
 	turns                time.Duration // instances per core, at least 1
+	// ranged: the shards walk ranges (ranges.go), whose lines are read
+	// as they come, not as the merge needs them, until stopRead closes:
+	// a range's shard would otherwise wait on its full pipe until the
+	// merge reached its range.
+	ranged   bool
+	stopRead chan struct{}
+	reading  sync.WaitGroup
 }
 
 // exchangeShards is exchange for a grep split across n instances: the
@@ -144,10 +155,19 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	r.split.Add(1)
 	c := &shardCall{r: r, id: req.ID, onLine: onLine, moduleMS: moduleMS, ctxDone: ctx.Done()}
 	c.shards = make([]shard, n)
+	ranges := r.ranges(req.Grep, n)
+	if c.ranged = ranges != nil; c.ranged {
+		c.stopRead = make(chan struct{})
+		r.ranged.Add(1)
+	}
 	for k, inst := range insts {
 		s := &c.shards[k]
 		s.inst, s.q, s.open = inst, &inst.out, -1
 		req.Shard = &protocol.Shard{Index: k, Count: n}
+		if c.ranged {
+			s.q = &lineQueue{ch: readAhead(inst.out.ch, c.stopRead, &c.reading)}
+			req.Shard = &ranges[k]
+		}
 		line, _ := json.Marshal(req) // it was decoded from JSON
 		if err := inst.send(line); err != nil {
 			s.lost = "the module is gone: " + exitText(inst)
@@ -169,6 +189,15 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 	c.drain()
 	wire, raw := c.final(end)
 	c.finish()
+	if wire.Status == protocol.StatusComplete && !wire.Truncated && !c.revoked && !c.interrupted {
+		dones := make([]*protocol.Done, n)
+		for k := range c.shards {
+			dones[k] = c.shards[k].done
+		}
+		if p := planOf(dones, c.ranged); p != nil {
+			r.plans.Store(r.planKey(req.Grep), p)
+		}
+	}
 	done := wire
 	if c.revoked || c.interrupted {
 		s := c.stopped(ctx)
@@ -232,8 +261,19 @@ func (c *shardCall) merge() *shardLine {
 				next = s.head
 			}
 		}
+		if next.whole { // every range was walked whole: the call is complete
+			return &shardLine{pos: math.MaxInt64, key: keyStopBefore,
+				line: protocol.Line{ID: c.id, Done: &protocol.Done{Status: protocol.StatusComplete, Shard: &protocol.ShardEnd{}}}}
+		}
 		if next.key == keyStopBefore || next.key == keyStopWithin {
-			return next
+			if !c.ranged || !wholeRange(next.line.Done) {
+				return next
+			}
+			// A range walked whole: its counts are added, and the merge
+			// goes on to the next range.
+			c.m.rangeDone(next.line.Done)
+			c.shardOf(next).head = &shardLine{pos: math.MaxInt64, key: keyStopBefore, whole: true}
+			continue
 		}
 		s := c.shardOf(next)
 		s.head = nil
@@ -434,8 +474,55 @@ func (c *shardCall) drain() {
 	}
 }
 
+// wholeRange says whether a range's shard ended with its range walked
+// whole (not stopped, not within a file).
+func wholeRange(d *protocol.Done) bool {
+	return d != nil && d.Shard != nil && d.Status == protocol.StatusComplete && !d.Shard.Within
+}
+
+// readAhead hands on in's chunks as they come, holding any number not yet
+// taken, until in closes (then out does, once it is empty) or stop does;
+// reading is done when it has stopped taking in's.
+func readAhead(in <-chan []byte, stop <-chan struct{}, reading *sync.WaitGroup) <-chan []byte {
+	out := make(chan []byte)
+	reading.Add(1)
+	go func() {
+		defer reading.Done()
+		defer close(out)
+		var held [][]byte
+		for in != nil || len(held) > 0 {
+			var send chan<- []byte
+			var first []byte
+			if len(held) > 0 {
+				send, first = out, held[0]
+			}
+			select {
+			case b, ok := <-in:
+				if !ok {
+					in = nil
+					continue
+				}
+				held = append(held, b)
+			case send <- first:
+				held[0] = nil
+				held = held[1:]
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return out
+}
+
 // finish gives back the instances that answered, and stops the others.
 func (c *shardCall) finish() {
+	if c.stopRead != nil {
+		// Before an instance takes another request, whose lines are
+		// not this call's to read.
+		close(c.stopRead)
+		c.stopRead = nil
+		c.reading.Wait()
+	}
 	for k := range c.shards {
 		s := &c.shards[k]
 		clean := s.done != nil && s.lost == "" && !c.revoked && !c.gaveUp

@@ -28,6 +28,7 @@ var records = map[string]reflect.Type{
 	"progress":     reflect.TypeFor[protocol.Progress](),
 	"shard":        reflect.TypeFor[protocol.Shard](),
 	"shard-end":    reflect.TypeFor[protocol.ShardEnd](),
+	"sample":       reflect.TypeFor[protocol.Sample](),
 	"index-args":   reflect.TypeFor[protocol.IndexArgs](),
 	"root-changes": reflect.TypeFor[protocol.RootChanges](),
 	"chunk":        reflect.TypeFor[protocol.Chunk](),

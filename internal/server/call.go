@@ -60,6 +60,11 @@ type call struct {
 	marks   []byte               // a Mark line being filled
 	nmarks  int                  // marks in it
 	walker  *walk.Walker
+	// outside: a range's shard has not reached its range yet; samples
+	// are every step-th file of its share, for the host's next cut.
+	outside bool
+	samples []protocol.Sample
+	step    int64
 	// tape records the walk outside a file's search (tape.go), or nil.
 	tape     *tape
 	line     []byte          // the item line being written, reused
@@ -129,7 +134,14 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 			c.err = protocol.NewError(protocol.CodeInvalidArgument, "shard: only a grep is split across instances")
 			return c
 		}
-		c.shard = req.Shard
+		c.shard, c.step = req.Shard, 1
+		if req.Shard.Ranged() {
+			if req.Grep.Sort != "" {
+				c.err = protocol.NewError(protocol.CodeInvalidArgument, "shard: a sorted grep is not split by ranges")
+				return c
+			}
+			c.pos, c.outside = protocol.RangeSeq(req.Shard.Index), req.Shard.From != ""
+		}
 	}
 	switch {
 	case req.Index != nil:
@@ -215,9 +227,10 @@ func (c *call) addBytes(n int64) error {
 		c.tape.taped(tapeEvent{bytes: n})
 	}
 	c.done.Stats.BytesRead += n
-	if c.shard != nil && c.fileSeq < 0 && c.shard.Index == 0 {
-		// The walk's reads (ignore files) are every shard's: shard 0
-		// says where they fall, for the whole call's byte budget.
+	if c.shard != nil && c.fileSeq < 0 && c.sendsWalk() {
+		// The walk's reads (ignore files) are every shard's, or a
+		// range's own: shard 0, or the range, says where they fall, for
+		// the whole call's byte budget.
 		mark := c.walkCounts(c.pos)
 		mark[wire.MarkBytes] = n
 		if err := c.writeWalk(&mark); err != nil {
@@ -297,7 +310,13 @@ func (c *call) problem(display string, err error) error {
 // record sends a problem record, unless maxProblemLines were sent (the
 // caller counts it in Skipped either way).
 func (c *call) record(display, code, message string) error {
-	if c.problems >= maxProblemLines {
+	if c.problems >= maxProblemLines || c.outside {
+		return nil
+	}
+	seq := c.fileSeq
+	if c.shard != nil && seq < 0 && !c.sendsWalk() {
+		// A problem about no file of the shard's own is every shard's:
+		// counted by each, sent by shard 0 (or a range's own).
 		return nil
 	}
 	c.problems++
@@ -305,18 +324,55 @@ func (c *call) record(display, code, message string) error {
 		Path: protocol.Data(display), Code: code, Message: message,
 	}}
 	if c.shard != nil {
-		// A problem about no file of the shard's own is every shard's:
-		// counted by each, sent by shard 0.
-		seq := c.fileSeq
 		if seq < 0 {
-			if c.shard.Index != 0 {
-				return nil
-			}
 			seq = c.pos
 		}
 		l.Seq = &seq
 	}
 	return c.write(l)
+}
+
+// sendsWalk says whether a shard sends what its walk does outside a file
+// (ignore files read, problems about no file): every shard's walk does it
+// all, and shard 0 sends it; a range's shard sends its range's.
+func (c *call) sendsWalk() bool {
+	if c.shard.Ranged() {
+		return !c.outside
+	}
+	return c.shard.Index == 0
+}
+
+// beginRange starts a range's shard at its range (walk.Walker.Begin):
+// what it counted before was the directories above it, the range
+// before's.
+func (c *call) beginRange() {
+	c.outside = false
+	c.entries = c.shard.Entries
+	c.done.Skipped = protocol.Skipped{}
+	c.done.Stats.BytesRead = 0
+	c.problems = 0
+}
+
+// maxSamples bounds a shard's samples: 128 files of its share, evenly
+// spaced (each step-th; the step doubles as the share grows).
+const maxSamples = 128
+
+// sample keeps the file at rel, at position seq of the shard's share, when
+// it falls on the step.
+func (c *call) sample(rel string, seq int64) {
+	if seq%c.step != 0 {
+		return
+	}
+	c.samples = append(c.samples, protocol.Sample{Path: protocol.Data(rel), Seq: seq, Entries: c.entries})
+	if len(c.samples) > maxSamples {
+		n := 0
+		for i := 0; i < len(c.samples); i += 2 {
+			c.samples[n] = c.samples[i]
+			n++
+		}
+		c.samples = c.samples[:n]
+		c.step *= 2
+	}
 }
 
 // errnoText is an error's cause without its path: a native build's paths are
@@ -375,6 +431,9 @@ func (c *call) finish() error {
 		d.Skipped.Unreadable -= c.own.Unreadable
 		d.Truncated, d.NextOffset = false, 0
 		d.Shard = &protocol.ShardEnd{At: c.pos, Within: c.within}
+		if c.err == nil && !c.within && !c.page.Truncated() {
+			d.Shard.Samples = c.samples
+		}
 	}
 	if c.flushMarks() != nil {
 		return c.writeErr

@@ -93,12 +93,7 @@ func (sc scope) walk(w *walk.Walker) error {
 	if !sc.file {
 		return w.Walk(sc.rel)
 	}
-	w.Files++
-	err := w.File(path.Base(sc.rel), sc.rel)
-	if errors.Is(err, walk.SkipAll) {
-		return nil
-	}
-	return err
+	return w.WalkFile(path.Base(sc.rel), sc.rel)
 }
 
 // display is how a result path is shown: relative to the default root, or

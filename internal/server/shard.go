@@ -18,8 +18,15 @@ func (c *call) shardFiles(w *walk.Walker, search func(rel, tpath string) error) 
 	}
 	c.walker = w
 	var mark [wire.MarkLen]int64
+	ranged := c.shard.Ranged()
 	return func(rel, tpath string) error {
 		seq := c.pos
+		switch {
+		case ranged:
+			c.sample(rel, seq-protocol.RangeSeq(c.shard.Index))
+		case c.shard.Index == 0:
+			c.sample(rel, seq) // every shard walks every file: shard 0 says
+		}
 		if !c.shard.Owns(seq) {
 			c.pos++
 			return nil

@@ -216,6 +216,9 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
+	if sh := c.shard; sh != nil && sh.Ranged() {
+		w.From, w.To, w.Begin = string(sh.From), string(sh.To), c.beginRange
+	}
 	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, multi: a.Multiline, text: a.Text, exclude: exclude}
 	sniff := protocol.BinarySniffBytes
 	if a.Text {

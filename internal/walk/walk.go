@@ -14,6 +14,7 @@
 package walk
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 
@@ -68,6 +69,17 @@ type Walker struct {
 	// directory of 100,000 entries still lets the call look at its
 	// deadline while it is sorted.
 	Meter *meter.Meter
+	// From and To, when either is set, bound the walk to a range of its
+	// order (Compare), paths relative to the walk's root: it visits the
+	// entries from From on and stops at To (not visited; "" for the end).
+	// The directories above From are entered only to reach it: what is
+	// before From in them is passed over unseen. Begin, if set, runs once
+	// as the range starts: at its first entry, or at the walk's end when
+	// it has none. The counters below restart there, as the caller's own
+	// should: what was counted before it belongs to the range before.
+	From, To string
+	Begin    func()
+	begun    bool
 
 	Dirs    int64 // directories read
 	Files   int64 // regular files handed to File
@@ -95,11 +107,87 @@ const (
 // top). It returns nil when the walk ended, by itself or by SkipAll, and the
 // first error a callback returned otherwise.
 func (w *Walker) Walk(root string) error {
+	w.begun = false
+	if w.From == "" {
+		w.begin()
+	}
 	err := w.dir(root, "", 0)
+	w.begin() // a range with no entry: nothing of it was counted
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
 	return err
+}
+
+// WalkFile is Walk of a tree of one regular file, at tpath below the
+// Tree's top, handed on as rel when it is in the walk's range.
+func (w *Walker) WalkFile(rel, tpath string) error {
+	w.begun = false
+	if w.From == "" {
+		w.begin()
+	}
+	var err error
+	if Compare(rel, w.From) >= 0 && (w.To == "" || Compare(rel, w.To) < 0) {
+		w.begin()
+		w.Files++
+		err = w.File(rel, tpath)
+	}
+	w.begin()
+	if errors.Is(err, fs.SkipAll) {
+		return nil
+	}
+	return err
+}
+
+// begin starts the walk's range, once.
+func (w *Walker) begin() {
+	if w.begun {
+		return
+	}
+	w.begun = true
+	w.Dirs, w.Files, w.Symlink, w.Special = 0, 0, 0, 0
+	if w.Begin != nil {
+		w.Begin()
+	}
+}
+
+// Compare compares two paths below one directory in the order of the walk:
+// a directory comes right before its contents, and the names of a
+// directory in byte order, so '/' sorts below every byte a name holds.
+func Compare(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		x, y := a[i], b[i]
+		switch {
+		case x == y:
+			continue
+		case x == '/':
+			return -1
+		case y == '/':
+			return 1
+		case x < y:
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// inRange says whether the walk takes the entry at rel: false for one
+// before From that is not a directory above it, and, past To, SkipAll.
+func (w *Walker) inRange(rel string, typ Type) (bool, error) {
+	if w.To != "" && Compare(rel, w.To) >= 0 {
+		return false, fs.SkipAll
+	}
+	if w.begun {
+		return true, nil
+	}
+	if Compare(rel, w.From) >= 0 {
+		w.begin()
+		return true, nil
+	}
+	// Before the range: only a directory above From is entered.
+	return typ == TypeDir && len(w.From) > len(rel) && w.From[len(rel)] == '/' && w.From[:len(rel)] == rel, nil
 }
 
 func (w *Walker) dir(tpath, rel string, depth int) error {
@@ -128,17 +216,25 @@ func (w *Walker) dir(tpath, rel string, depth int) error {
 			defer w.Left(rel)
 		}
 	}
+	ranged := w.From != "" || w.To != ""
 	for _, e := range entries {
-		if err := w.Check(); err != nil {
-			return err
-		}
 		name := e.Name
-		if protocol.IsDotGit(name) { // a repository, or a worktree's .git file
-			continue
-		}
 		childRel := name
 		if rel != "" {
 			childRel = rel + "/" + name
+		}
+		if ranged {
+			if in, err := w.inRange(childRel, e.Type); err != nil {
+				return err
+			} else if !in {
+				continue
+			}
+		}
+		if err := w.Check(); err != nil {
+			return err
+		}
+		if protocol.IsDotGit(name) { // a repository, or a worktree's .git file
+			continue
 		}
 		if w.Skip != nil && w.Skip(childRel, name, e.Type) {
 			continue

@@ -226,6 +226,10 @@ func run() error {
 		fmt.Printf("\n| ignoring node_modules/: %s | %s, %s without ignore files | %.1f× faster | goal: faster (%s) |", pair[0], ms(with), ms(without), ratio(without, with), verdict)
 	}
 	fmt.Println()
+	if *realDir != "" {
+		trees["real"] = *realDir
+	}
+	unitsTable(keep, trees)
 	if err := splitTable(ctx, keep, trees, runners, split); err != nil {
 		return err
 	}
