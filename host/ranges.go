@@ -83,7 +83,7 @@ func (p *plan) cut(n int) []protocol.Shard {
 // position, every shard walks every file, and shard 0's say it all.
 func planOf(dones []*protocol.Done, ranged bool) *plan {
 	for _, d := range dones {
-		if d == nil || d.Shard == nil || d.Status != protocol.StatusComplete || d.Shard.Within {
+		if !wholeRange(d) {
 			return nil
 		}
 	}

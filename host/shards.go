@@ -474,8 +474,9 @@ func (c *shardCall) drain() {
 	}
 }
 
-// wholeRange says whether a range's shard ended with its range walked
-// whole (not stopped, not within a file).
+// wholeRange says whether a shard ended with its share walked whole (not
+// stopped, not within a file): a range's lets the merge go on, and any
+// split's samples are kept only then.
 func wholeRange(d *protocol.Done) bool {
 	return d != nil && d.Shard != nil && d.Status == protocol.StatusComplete && !d.Shard.Within
 }

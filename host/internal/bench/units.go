@@ -28,14 +28,14 @@ func unitsTable(keep *regexp.Regexp, trees map[string]string) {
 	fmt.Println()
 	fmt.Println("| tree | split depth | units | dirs every shard lists | largest unit | balance at 2 | 4 | 8 | 16 |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
-	names := []string{"go", "c", "node", "real"}
-	for _, name := range names {
+	for _, name := range []string{"go", "c", "node", "real"} {
 		dir := trees[name]
 		if dir == "" {
 			continue
 		}
+		entries := treeEntries(dir)
 		for k := 1; k <= 4; k++ {
-			u := splitUnits(dir, k)
+			u := splitUnits(entries, k)
 			line := fmt.Sprintf("| %s | %d | %d | %d of %d (%.1f%%) | %.1f%% |", name, k, len(u.files), u.frontier, u.dirs,
 				100*float64(u.frontier)/float64(max(u.dirs, 1)), 100*float64(slices.Max(u.files))/float64(max(u.total, 1)))
 			for _, n := range []int{2, 4, 8, 16} {
@@ -51,7 +51,12 @@ func unitsTable(keep *regexp.Regexp, trees map[string]string) {
 		// tree's walk (the call before, say) had them; it also lists the
 		// directories above its first file, for their ignore rules, and
 		// counts none of them.
-		paths := treeFiles(dir)
+		var paths []string
+		for _, e := range entries {
+			if !e.dir {
+				paths = append(paths, e.rel)
+			}
+		}
 		line := fmt.Sprintf("| %s | ranges | – | most listed above a range's start, at 16: %d | – |", name, rangeContext(paths, 16))
 		for _, n := range []int{2, 4, 8, 16} {
 			most := 0
@@ -64,23 +69,68 @@ func unitsTable(keep *regexp.Regexp, trees map[string]string) {
 	}
 }
 
-// treeFiles is the tree's files in walk order, "/"-separated.
-func treeFiles(dir string) []string {
-	var out []string
+// units is a tree cut at a split depth: the files of each unit in walk
+// order, the directories above the depth (listed by every shard) and in
+// all, and the files in all.
+type units struct {
+	files          []int64
+	frontier, dirs int
+	total          int64
+}
+
+// treeEntry is a directory or a regular file of a tree, "/"-separated.
+type treeEntry struct {
+	rel string
+	dir bool
+}
+
+// treeEntries is a tree's directories (below its top) and regular files
+// in walk order: filepath.WalkDir walks in the order the module does; .git
+// is left out, as the module leaves it.
+func treeEntries(dir string) []treeEntry {
+	var out []treeEntry
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil || p == dir:
 			return nil
-		}
-		if d.Name() == ".git" {
+		case d.Name() == ".git":
 			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() {
+		case d.IsDir() || d.Type().IsRegular():
 			rel, _ := filepath.Rel(dir, p)
-			out = append(out, filepath.ToSlash(rel))
+			out = append(out, treeEntry{filepath.ToSlash(rel), d.IsDir()})
 		}
 		return nil
 	})
 	return out
+}
+
+// splitUnits cuts a tree at depth k: a unit is a directory at depth k with
+// all below it, or a file above that depth.
+func splitUnits(entries []treeEntry, k int) units {
+	u := units{dirs: 1, frontier: 1} // the top, listed by every shard
+	for _, e := range entries {
+		depth := strings.Count(e.rel, "/") + 1
+		switch {
+		case e.dir:
+			u.dirs++
+			if depth < k {
+				u.frontier++
+			}
+			if depth == k {
+				u.files = append(u.files, 0) // a unit, though it may hold no file
+			}
+		case depth <= k:
+			u.total++
+			u.files = append(u.files, 1) // a file above the depth: a unit of its own
+		default:
+			u.total++
+			u.files[len(u.files)-1]++ // the unit of the directory at depth k above it
+		}
+	}
+	if len(u.files) == 0 {
+		u.files = []int64{0}
+	}
+	return u
 }
 
 // rangeContext is the most directories one of n ranges lists above its
@@ -91,60 +141,4 @@ func rangeContext(paths []string, n int) int {
 		most = max(most, strings.Count(paths[i*len(paths)/n], "/")+1)
 	}
 	return most
-}
-
-// units is a tree cut at a split depth: the files of each unit in walk
-// order, the directories above the depth (listed by every shard) and in
-// all, and the files in all.
-type units struct {
-	files          []int64
-	frontier, dirs int
-	total          int64
-}
-
-// splitUnits cuts the tree at dir at depth k: a unit is a directory at
-// depth k with all below it, or a file above that depth (filepath.WalkDir
-// walks in the order the module does; .git is left out, as the module
-// leaves it).
-func splitUnits(dir string, k int) units {
-	var u units
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		depth := 0
-		if rel != "." {
-			depth = strings.Count(rel, "/") + 1
-		}
-		if d.IsDir() {
-			u.dirs++
-			if depth < k {
-				u.frontier++
-			}
-			if depth == k {
-				u.files = append(u.files, 0) // a unit, though it may hold no file
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		u.total++
-		parts := strings.SplitN(rel, "/", k+1)
-		if len(parts) <= k {
-			u.files = append(u.files, 1) // a file above the depth: a unit of its own
-			return nil
-		}
-		u.files[len(u.files)-1]++ // the unit of the directory at depth k above it
-		return nil
-	})
-	if len(u.files) == 0 {
-		u.files = []int64{0}
-	}
-	return u
 }
