@@ -230,6 +230,9 @@ func run() error {
 		trees["real"] = *realDir
 	}
 	unitsTable(keep, trees)
+	if err := gramsTable(keep, tmp, trees); err != nil {
+		return err
+	}
 	if err := splitTable(ctx, keep, trees, runners, split); err != nil {
 		return err
 	}
