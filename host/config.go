@@ -80,9 +80,9 @@ type Config interface {
 	// Answers are byte for byte those without it: a file changed since it
 	// was indexed is read again (RATIONALE.md, "Why a trigram index inside
 	// the module?"). Off by default; maxBytes caps what each root's index
-	// holds, its trigrams, files and recorded walks, at most IndexCeiling
-	// (0: sized from the tree: what its text needs, up to three quarters
-	// of it, within IndexCeiling). The index instance's memory cap is
+	// holds (its trigrams, identifiers, files and recorded walks), at
+	// most IndexCeiling (0: sized from the tree: what its text needs, up
+	// to three quarters of it, within IndexCeiling). The index instance's memory cap is
 	// WithMemoryLimit and twice that cap, committed only as it is used.
 	WithIndex(on bool, maxBytes int64) Config
 	// WithIndexCache keeps each root's index (WithIndex) in dir, a file a

@@ -103,9 +103,9 @@ type RootChanges struct {
 type IndexArgs struct {
 	// Roots are the roots to index, by name; none: every root.
 	Roots Strings `json:"roots,omitempty"`
-	// MaxBytes caps what a root's index holds (its trigrams, its files'
-	// entries, and a quarter of it for recorded walks); 0:
-	// DefaultIndexBytes. Whatever it allows, the index holds at most three
+	// MaxBytes caps what a root's index holds (its trigrams and
+	// identifiers, its files' entries, and a quarter of it for recorded
+	// walks); 0: DefaultIndexBytes. Whatever it allows, the index holds at most three
 	// quarters of the text it indexed and 64 MiB: a file past that is
 	// left out (read by every grep).
 	MaxBytes int64 `json:"max_bytes,omitempty"`

@@ -1,8 +1,10 @@
 // Package index keeps a trigram index of file contents: for each run of
-// three bytes, the documents it occurs in. A search asks it which
-// documents can hold a match (a Query, from the literals every match of a
-// pattern contains) and reads only those; it never decides a match. A
-// document it leaves out cannot match; a candidate must still be searched.
+// three bytes, the documents it occurs in; and for each identifier (a
+// run of [A-Za-z0-9_], words.go), the documents it is one of. A search
+// asks it which documents can hold a match (a Query, from the literals
+// every match of a pattern contains) and reads only those; it never
+// decides a match. A document it leaves out cannot match; a candidate
+// must still be searched.
 //
 // Documents are numbered as they are added. A document whose file changed
 // is removed (it is never a candidate again) and its new contents added
@@ -10,8 +12,8 @@
 // what was added since the last Freeze is kept in a form that grows in
 // place, everything before it in compact segments.
 //
-// Why trigrams, and why this layout: RATIONALE.md, "Why a trigram index
-// inside the module?".
+// Why trigrams and identifiers, and why this layout: RATIONALE.md, "Why a
+// trigram index inside the module?".
 package index
 
 import (
@@ -23,20 +25,49 @@ import (
 // Doc is a document's number.
 type Doc = uint32
 
-// Index is a trigram index of documents. It is not safe for concurrent
-// use.
+// Index is a trigram and identifier index of documents. It is not safe
+// for concurrent use.
 type Index struct {
-	segs  []*segment // frozen, each over later documents than the one before
-	live  builder    // the documents added since the last Freeze
-	dead  []uint64   // bit d: document d was removed
-	docs  Doc        // documents added
+	tris  lists    // each trigram's documents
+	dead  []uint64 // bit d: document d was removed
+	docs  Doc      // documents added
+	text  int64    // their bytes
 	nDead int
 	seen  []uint64 // bit t: trigram t is in the document being added
 	added []uint32 // the trigrams set in seen
+	words vocabulary
+}
+
+// lists are posting lists: for each key (below 1<<24), the documents.
+type lists struct {
+	segs []*segment // frozen, each over later documents than the one before
+	live builder    // the documents added since the last Freeze
+}
+
+func (l *lists) postings(dst []Doc, k uint32) []Doc {
+	for _, s := range l.segs {
+		dst = s.postings(dst, k)
+	}
+	return l.live.postings(dst, k)
+}
+
+func (l *lists) freeze() {
+	if s := l.live.freeze(); s != nil {
+		l.segs = append(l.segs, s)
+	}
+	l.live = builder{}
+}
+
+func (l *lists) bytes() int {
+	n := l.live.bytes()
+	for _, s := range l.segs {
+		n += s.bytes()
+	}
+	return n
 }
 
 // New returns an empty index.
-func New() *Index { return &Index{} }
+func New() *Index { return &Index{words: newVocabulary()} }
 
 // Add adds a document's contents and returns its number. Contents shorter
 // than three bytes hold no trigram, and are never candidates of a query
@@ -44,11 +75,15 @@ func New() *Index { return &Index{} }
 func (ix *Index) Add(content []byte) Doc {
 	d := ix.docs
 	ix.docs++
+	ix.text += int64(len(content))
 	if len(content) < 3 {
 		return d
 	}
 	for _, t := range ix.trigrams(content) {
-		ix.live.add(t, d)
+		ix.tris.live.add(t, d)
+	}
+	for _, w := range ix.words.of(content) {
+		ix.words.lists.live.add(w, d)
 	}
 	return d
 }
@@ -105,32 +140,22 @@ func (ix *Index) Docs() int { return int(ix.docs) }
 // Freeze moves what was added since the last Freeze into a compact
 // segment: smaller, and no longer growing in place.
 func (ix *Index) Freeze() {
-	if s := ix.live.freeze(); s != nil {
-		ix.segs = append(ix.segs, s)
-	}
-	ix.live = builder{}
+	ix.tris.freeze()
+	ix.words.freeze()
 }
 
 // Bytes is about how much memory the index holds.
 func (ix *Index) Bytes() int {
-	n := len(ix.dead)*8 + len(ix.seen)*8 + ix.live.bytes()
-	for _, s := range ix.segs {
-		n += s.bytes()
-	}
-	return n
+	return len(ix.dead)*8 + len(ix.seen)*8 + ix.tris.bytes() + ix.words.bytes()
 }
 
 // postings appends the documents trigram t occurs in, in order, to dst.
-func (ix *Index) postings(dst []Doc, t uint32) []Doc {
-	for _, s := range ix.segs {
-		dst = s.postings(dst, t)
-	}
-	return ix.live.postings(dst, t)
-}
+func (ix *Index) postings(dst []Doc, t uint32) []Doc { return ix.tris.postings(dst, t) }
 
 // A builder keeps the posting lists of the documents added since the
-// last Freeze, each growing in place: a trigram's list is found through a
-// page of 256 slots per two-byte prefix, pages made when first needed.
+// last Freeze, each growing in place: a key's (a trigram's) list is found
+// through a page of 256 slots per two-byte prefix, pages made when first
+// needed.
 // Pairs of a trigram and a document wait in pend until a batch is full,
 // and go into their lists sorted by trigram: one visit to a list per
 // batch, not one per document (the lists are scattered over memory; the

@@ -136,6 +136,8 @@ func FuzzIndex(f *testing.F) {
 	f.Add("σίσυφος", uint8(1), []byte("ΣΊΣΥΦΟΣ\nσίσυφοσ"), uint64(4))
 	f.Add("ab.cd", uint8(2), []byte("ab\ncd\nabxcd"), uint64(5))
 	f.Add("err", uint8(3), []byte("error\nerr\n"), uint64(6))
+	defer func(on bool) { alwaysWords = on }(alwaysWords)
+	alwaysWords = true
 	f.Fuzz(func(t *testing.T, pattern string, opts uint8, text []byte, seed uint64) {
 		o := match.Options{Literal: opts&4 != 0, Word: opts&8 != 0, Multiline: opts&2 != 0}
 		if opts&1 != 0 {
@@ -163,6 +165,8 @@ func FuzzIndex(f *testing.F) {
 // TestSoundnessRandom runs the soundness check over generated patterns and
 // texts of a small alphabet, where trigrams collide and matches are common.
 func TestSoundnessRandom(t *testing.T) {
+	defer func(on bool) { alwaysWords = on }(alwaysWords)
+	alwaysWords = true
 	rng := rand.New(rand.NewPCG(1, 2))
 	atoms := []string{"a", "b", "c", "ab", "abc", "é", "É", ".", `\w`, "[ab]", "(a|bc)", "(?:ca)+", "b?", "c*", "x{2}", `\b`}
 	for i := range 3000 {
@@ -279,5 +283,144 @@ func BenchmarkBuild(b *testing.B) {
 			share = 1
 		}
 		b.ReportMetric(share, p.name+"-share")
+	}
+}
+
+// TestWorthWords: identifiers are asked only when the files the trigrams
+// leave are likely larger than the names.
+func TestWorthWords(t *testing.T) {
+	ix := New()
+	ix.Add([]byte("flash_probe_gpio x probe_gpio_init"))
+	big := New()
+	big.Add(append([]byte("flash_probe_gpio x probe_gpio_init "), strings.Repeat("- ", 100)...))
+	q := Literals([][][]byte{lit("flash_probe_gpio_init")})
+	if got, _ := ix.Candidates(q); len(got) != 1 {
+		t.Errorf("a small file: Candidates = %v, want it read (the names are larger)", got)
+	}
+	if got, _ := big.Candidates(q); len(got) != 0 {
+		t.Errorf("a large file: Candidates = %v, want none (its identifiers rule it out)", got)
+	}
+}
+
+// TestIdentifiers: a document that holds a literal's trigrams but no
+// identifier the literal's runs can be part of is not a candidate; one
+// that holds such an identifier, or a longer identifier than the
+// vocabulary keeps, is.
+func TestIdentifiers(t *testing.T) {
+	defer func(on bool) { alwaysWords = on }(alwaysWords)
+	alwaysWords = true
+	long := strings.Repeat("x", maxWord) + "flash_probe_gpio_init" + strings.Repeat("y", 10)
+	docs := []string{
+		"flash_probe_gpio x probe_gpio_init", // 0: every trigram of flash_probe_gpio_init, no identifier
+		"a flash_probe_gpio_init();",         // 1
+		"xflash_probe_gpio_inity",            // 2: inside a longer identifier
+		"(gpio_initx) xgpio_init)",           // 3: the trigrams of (gpio_init), no identifier that is gpio_init
+		"f(gpio_init);",                      // 4
+		long,                                 // 5: past maxWord
+		"FLASH_PROBE_GPIO_INIT",              // 6
+	}
+	ix := New()
+	for i, d := range docs {
+		ix.Add([]byte(d))
+		if i == 2 {
+			ix.Freeze()
+		}
+	}
+	fold := func(s string) [][]byte {
+		l := lit(s)
+		for i, set := range l {
+			if c := set[0]; 'a' <= c && c <= 'z' {
+				l[i] = []byte{c, c - 'a' + 'A'}
+			}
+		}
+		return l
+	}
+	for _, tt := range []struct {
+		name string
+		lits [][][]byte
+		want []Doc
+	}{
+		{name: "anywhere in an identifier", lits: [][][]byte{lit("flash_probe_gpio_init")}, want: []Doc{1, 2, 5}},
+		{name: "an identifier whole", lits: [][][]byte{lit("(gpio_init)")}, want: []Doc{4}},
+		{name: "the end of an identifier", lits: [][][]byte{lit("gpio_init)")}, want: []Doc{3, 4}},
+		{name: "the start of an identifier", lits: [][][]byte{lit("(gpio_init")}, want: []Doc{3, 4}},
+		{name: "case variants", lits: [][][]byte{fold("flash_probe_gpio_init")}, want: []Doc{1, 2, 5, 6}},
+		{name: "a mixed position bounds nothing", lits: [][][]byte{append(lit("gpio_init"), []byte{')', 'x'})}, want: []Doc{3, 4}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, all := ix.Candidates(Literals(tt.lits)); all || !slices.Equal(got, tt.want) {
+				t.Errorf("Candidates = %v, all %v; want %v", got, all, tt.want)
+			}
+			again, err := Decode(ix.AppendTo(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, all := again.Candidates(Literals(tt.lits)); all || !slices.Equal(got, tt.want) {
+				t.Errorf("decoded: Candidates = %v, all %v; want %v", got, all, tt.want)
+			}
+		})
+	}
+}
+
+// TestCommonRun: a run that more than maxRunNames identifiers hold asks
+// nothing of them (the document holding its trigrams and no such
+// identifier is then a candidate); the trigrams still narrow.
+func TestCommonRun(t *testing.T) {
+	defer func(on bool) { alwaysWords = on }(alwaysWords)
+	alwaysWords = true
+	for _, tt := range []struct {
+		name  string
+		names int
+		want  int
+	}{
+		{name: "in few identifiers", names: maxRunNames - 1, want: maxRunNames - 1},
+		{name: "in too many", names: maxRunNames + 1, want: maxRunNames + 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := New()
+			for i := range tt.names {
+				ix.Add(fmt.Appendf(nil, "gpio_%d;", i))
+			}
+			ix.Add([]byte("gpio io_")) // the trigrams of gpio_, no identifier that holds it
+			ix.Add([]byte("gpi pio"))
+			got, all := ix.Candidates(Literals([][][]byte{lit("gpio_")}))
+			if all || len(got) != tt.want {
+				t.Errorf("Candidates: %d documents, all %v; want %d", len(got), all, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkWords times a query's identifiers (wordDocs, which reads every
+// name) on the index of a tree (INDEX_TREE, or GOROOT's src): a literal in
+// no identifier, one in a few, and one in case variants.
+func BenchmarkWords(b *testing.B) {
+	docs, _ := corpus(b, os.Getenv("INDEX_TREE"))
+	ix := New()
+	for _, d := range docs {
+		ix.Add(d)
+	}
+	ix.Freeze()
+	b.ReportMetric(float64(len(ix.words.offs)-1), "names")
+	for _, tt := range []struct {
+		name string
+		run  [][]byte
+	}{
+		{"none", lit("flash_probe_gpio_init")},
+		{"few", lit("CanonicalMIMEHeaderKey")},
+		{"fold", func() [][]byte {
+			l := lit("canonicalmimeheaderkey")
+			for i, set := range l {
+				l[i] = append(set, set[0]-'a'+'A')
+			}
+			return l
+		}()},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			q := &Query{op: opWord, run: tt.run}
+			for range b.N {
+				ix.wordDocs(q)
+			}
+		})
 	}
 }

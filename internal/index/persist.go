@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math/bits"
+	"slices"
 )
 
 // The encoding of an index, for a host that keeps it past the process
@@ -15,17 +16,23 @@ import (
 // never to an index that would leave out a document it holds.
 //
 //	magic "rbix", version (u32)
-//	documents (u32), removed-bit words (u32), the words (u64 each)
+//	documents (u32), their bytes (u64), removed-bit words (u32), the
+//	    words (u64 each)
 //	segments (u32), each: trigrams (u32), the trigrams (u32 each, in
 //	    order), where each list starts and the end (u32 each), the lists
+//	identifiers (u32; 0: none kept, as past maxNames), each after the
+//	    first ("", longWord): its length (u8) and bytes
+//	the identifiers' segments, as the trigrams' (keys in place of
+//	    trigrams)
 //	a CRC-32C of everything before it (u32)
 //
 // All little-endian. Decode checks every list as well as the sum: each a
 // run of varint gaps, its documents in order, below the documents added,
-// each segment's after the one's before it.
+// each segment's after the one's before it; every identifier distinct, of
+// minWord to maxWord identifier bytes, every key below their count.
 const (
 	magic   = "rbix"
-	version = 1
+	version = 2
 )
 
 // MaxDocs bounds the documents an encoding may say it holds (a grep takes
@@ -48,13 +55,32 @@ func (ix *Index) AppendTo(dst []byte) []byte {
 	dst = append(dst, magic...)
 	dst = binary.LittleEndian.AppendUint32(dst, version)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(ix.docs))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(ix.text))
 	words := ix.dead[:min(len(ix.dead), int(ix.docs+63)/64)]
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(words)))
 	for _, w := range words {
 		dst = binary.LittleEndian.AppendUint64(dst, w)
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(ix.segs)))
-	for _, s := range ix.segs {
+	dst = appendLists(dst, &ix.tris)
+	v := &ix.words
+	if !v.keeps() {
+		dst = binary.LittleEndian.AppendUint32(dst, 0)
+		dst = appendLists(dst, &lists{})
+	} else {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v.offs)-1))
+		for k := uint32(1); int(k) < len(v.offs)-1; k++ {
+			w := v.name(k)
+			dst = append(append(dst, byte(len(w))), w...)
+		}
+		dst = appendLists(dst, &v.lists)
+	}
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
+}
+
+// appendLists appends frozen lists' segments.
+func appendLists(dst []byte, l *lists) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(l.segs)))
+	for _, s := range l.segs {
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(s.tris)))
 		for _, t := range s.tris {
 			dst = binary.LittleEndian.AppendUint32(dst, t)
@@ -64,7 +90,7 @@ func (ix *Index) AppendTo(dst []byte) []byte {
 		}
 		dst = append(dst, s.data...)
 	}
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
+	return dst
 }
 
 // Decode returns the index b encodes. The index holds its own copy of
@@ -88,6 +114,11 @@ func Decode(b []byte) (*Index, error) {
 	if ix.docs > MaxDocs {
 		return nil, fmt.Errorf("%w: %d documents, past %d", ErrCorrupt, ix.docs, MaxDocs)
 	}
+	if text := r.u64(); text < 1<<62 {
+		ix.text = int64(text)
+	} else {
+		return nil, fmt.Errorf("%w: %d bytes of documents", ErrCorrupt, text)
+	}
 	nw := r.u32()
 	if r.err == nil && (uint64(nw) > (uint64(ix.docs)+63)/64 || uint64(nw)*8 > uint64(len(r.b))) {
 		return nil, fmt.Errorf("%w: %d words of removed bits for %d documents", ErrCorrupt, nw, ix.docs)
@@ -100,17 +131,15 @@ func Decode(b []byte) (*Index, error) {
 		ix.dead = append(ix.dead, w)
 		ix.nDead += bits.OnesCount64(w)
 	}
-	nsegs := r.u32()
-	next := Doc(0) // the least document the next segment may hold
-	for range nsegs {
-		if r.err != nil {
-			break
-		}
-		s, err := r.segment(ix.docs, &next)
-		if err != nil {
-			return nil, err
-		}
-		ix.segs = append(ix.segs, s)
+	var err error
+	if ix.tris.segs, err = r.lists(ix.docs, 1<<24); err != nil {
+		return nil, err
+	}
+	if ix.words, err = r.vocabulary(); err != nil {
+		return nil, err
+	}
+	if ix.words.lists.segs, err = r.lists(ix.docs, uint32(len(ix.words.offs)-1)); err != nil {
+		return nil, err
 	}
 	switch {
 	case r.err != nil:
@@ -154,10 +183,59 @@ func (r *reader) u64() uint64 {
 	return 0
 }
 
-// segment reads a segment and checks it: its trigrams in order, its lists
-// where the offsets say, each list's documents in order, from *next on and
-// below docs; *next moves past its last document.
-func (r *reader) segment(docs Doc, next *Doc) (*segment, error) {
+// lists reads the segments of lists whose keys are below keys.
+func (r *reader) lists(docs Doc, keys uint32) ([]*segment, error) {
+	var segs []*segment
+	nsegs := r.u32()
+	next := Doc(0) // the least document the next segment may hold
+	for range nsegs {
+		if r.err != nil {
+			break
+		}
+		s, err := r.segment(docs, keys, &next)
+		if err != nil {
+			return nil, err
+		}
+		segs = append(segs, s)
+	}
+	return segs, r.err
+}
+
+// vocabulary reads the identifiers, and finds their keys again; a count
+// of 0 is a vocabulary that keeps none.
+func (r *reader) vocabulary() (vocabulary, error) {
+	n := r.u32()
+	if r.err != nil || n == 0 {
+		return vocabulary{}, r.err
+	}
+	// Each identifier after the first takes minWord+1 bytes at least.
+	if n > maxNames || uint64(n-1)*(minWord+1) > uint64(len(r.b)) {
+		return vocabulary{}, fmt.Errorf("%w: %d identifiers", ErrCorrupt, n)
+	}
+	v := newVocabulary()
+	for range n - 1 {
+		l := r.bytes(1)
+		if l == nil {
+			return vocabulary{}, r.err
+		}
+		w := r.bytes(int(l[0]))
+		if r.err != nil {
+			return vocabulary{}, r.err
+		}
+		if len(w) < minWord || len(w) > maxWord || slices.ContainsFunc(w, func(c byte) bool { return !wordByte[c] }) {
+			return vocabulary{}, fmt.Errorf("%w: %q is not an identifier", ErrCorrupt, w)
+		}
+		if n := len(v.offs); v.key(w, hashName(w)) != uint32(n-1) || len(v.offs) == n {
+			return vocabulary{}, fmt.Errorf("%w: %q twice", ErrCorrupt, w)
+		}
+	}
+	return v, nil
+}
+
+// segment reads a segment and checks it: its keys (trigrams) in order and
+// below keys, its lists where the offsets say, each list's documents in
+// order, from *next on and below docs; *next moves past its last document.
+func (r *reader) segment(docs Doc, keys uint32, next *Doc) (*segment, error) {
 	n := r.u32()
 	// Each trigram takes 8 bytes at least (itself and its offset): a count
 	// the bytes cannot hold is refused before anything is allocated.
@@ -167,8 +245,8 @@ func (r *reader) segment(docs Doc, next *Doc) (*segment, error) {
 	s := &segment{tris: make([]uint32, n), offs: make([]uint32, n+1)}
 	for i := range s.tris {
 		s.tris[i] = r.u32()
-		if s.tris[i] >= 1<<24 || i > 0 && s.tris[i] <= s.tris[i-1] {
-			return nil, fmt.Errorf("%w: trigrams out of order", ErrCorrupt)
+		if s.tris[i] >= keys || i > 0 && s.tris[i] <= s.tris[i-1] {
+			return nil, fmt.Errorf("%w: keys out of order", ErrCorrupt)
 		}
 	}
 	for i := range s.offs {

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,8 @@ func randomIndex(rng *rand.Rand, n int) (*Index, [][]byte) {
 // query as the index itself does (the oracle), and encodes to the same
 // bytes again.
 func TestEncodeRoundTrip(t *testing.T) {
+	defer func(on bool) { alwaysWords = on }(alwaysWords)
+	alwaysWords = true // the identifiers too
 	rng := rand.New(rand.NewPCG(32, 3))
 	for round := range 200 {
 		ix, _ := randomIndex(rng, rng.IntN(60))
@@ -88,15 +91,26 @@ func TestDecodeRefuses(t *testing.T) {
 			t.Fatalf("byte %d changed: %v", i, err)
 		}
 	}
+	// Identifiers with the sum made again: one that is not one, one twice.
+	names := New()
+	names.Add([]byte("abc abd"))
+	named := names.AppendTo(nil)
+	body := named[:len(named)-4]
+	at := bytes.LastIndex(body, []byte("abd"))
+	notOne, twice := slices.Clone(body), slices.Clone(body)
+	notOne[at+2], twice[at+2] = '-', 'c'
 	for _, tc := range []struct {
 		name string
 		b    []byte
+		want string // in the error, when set
 	}{
 		{name: "empty", b: nil},
+		{name: "not an identifier", b: withSum(notOne), want: `"ab-" is not an identifier`},
+		{name: "an identifier twice", b: withSum(twice), want: `"abc" twice`},
 		{name: "another file", b: []byte("{\"v\":1}\n")},
 		{name: "two indexes end to end", b: append(slices.Clone(enc), enc...)},
 	} {
-		if _, err := Decode(tc.b); !errors.Is(err, ErrCorrupt) {
+		if _, err := Decode(tc.b); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
@@ -128,33 +142,48 @@ func FuzzDecode(f *testing.F) {
 			}
 			return
 		}
-		next := Doc(0)
-		for _, s := range ix.segs {
-			first := true
-			var hi Doc
-			for i, tri := range s.tris {
-				docs := s.postings(nil, tri)
-				for j := range docs {
-					if j > 0 && docs[j] <= docs[j-1] {
-						t.Fatalf("trigram %d: list %v, want documents in order", i, docs)
-					}
-				}
-				if len(docs) == 0 {
-					t.Fatalf("trigram %d: an empty list", i)
-				}
-				if docs[0] < next || docs[len(docs)-1] >= ix.docs {
-					t.Fatalf("trigram %d: list %v outside [%d, %d)", i, docs, next, ix.docs)
-				}
-				if first || docs[len(docs)-1] > hi {
-					hi, first = docs[len(docs)-1], false
-				}
-			}
-			if !first {
-				next = hi + 1
+		checkLists(t, "trigrams", ix.tris.segs, ix.docs)
+		checkLists(t, "identifiers", ix.words.lists.segs, ix.docs)
+		v := &ix.words
+		for k := uint32(1); int(k) < len(v.offs)-1; k++ {
+			w := append([]byte(nil), v.name(k)...)
+			if got := v.key(w, hashName(w)); got != k {
+				t.Fatalf("identifier %q has key %d, want %d", w, got, k)
 			}
 		}
 		if again := ix.AppendTo(nil); !bytes.Equal(again, b) {
 			t.Fatalf("encoded again: %x, want %x", again, b)
 		}
 	})
+}
+
+// checkLists checks decoded segments: every list's documents in order,
+// below docs, each segment's after the one's before it.
+func checkLists(t *testing.T, what string, segs []*segment, docs Doc) {
+	t.Helper()
+	next := Doc(0)
+	for _, s := range segs {
+		first := true
+		var hi Doc
+		for i, key := range s.tris {
+			list := s.postings(nil, key)
+			for j := range list {
+				if j > 0 && list[j] <= list[j-1] {
+					t.Fatalf("%s: key %d: list %v, want documents in order", what, i, list)
+				}
+			}
+			if len(list) == 0 {
+				t.Fatalf("%s: key %d: an empty list", what, i)
+			}
+			if list[0] < next || list[len(list)-1] >= docs {
+				t.Fatalf("%s: key %d: list %v outside [%d, %d)", what, i, list, next, docs)
+			}
+			if first || list[len(list)-1] > hi {
+				hi, first = list[len(list)-1], false
+			}
+		}
+		if !first {
+			next = hi + 1
+		}
+	}
 }

@@ -3,11 +3,15 @@ package index
 import "slices"
 
 // A Query says which documents can hold a match: all of them, or those
-// that hold some trigrams. Its zero value is All.
+// that hold some trigrams and identifiers. Its zero value is All.
 type Query struct {
 	op  op
 	tri []uint32 // opTri: any one of these
 	sub []*Query // opAnd, opOr
+	// opWord: an identifier that holds run (a byte set per position), at
+	// its start (left), at its end (right), or anywhere (words.go).
+	run         [][]byte
+	left, right bool
 }
 
 type op uint8
@@ -17,6 +21,7 @@ const (
 	opTri
 	opAnd
 	opOr
+	opWord
 )
 
 // All is the query every document passes.
@@ -33,8 +38,9 @@ const maxVariants = 64
 // Literals returns the query of a set of literals, each a sequence of byte
 // sets (the bytes each position may have): a document passes when, for
 // one of the literals, each run of three positions occurs in it as some
-// choice of their bytes. Every match of a pattern containing one of the
-// literals, a document holding a match passes. No literal (nil), or one
+// choice of their bytes, and each run of three or more identifier bytes
+// is in one of its identifiers (words.go). Every match of a pattern
+// containing one of the literals, a document holding a match passes. No literal (nil), or one
 // with no run of three positions to ask for, makes All.
 func Literals(lits [][][]byte) *Query {
 	if len(lits) == 0 {
@@ -63,10 +69,22 @@ func Literals(lits [][][]byte) *Query {
 		if len(and.sub) == 0 {
 			return All()
 		}
+		and.sub = runs(and.sub, l)
 		or.sub = append(or.sub, and)
 	}
 	return or
 }
+
+// worthWords says whether a query whose trigrams leave n documents asks
+// their identifiers too: reading the names costs about what reading as
+// many bytes of files does, so not when the n documents are likely
+// smaller than the names.
+func (ix *Index) worthWords(n int) bool {
+	return alwaysWords || int64(n)*(ix.text/max(int64(ix.docs), 1)) > int64(len(ix.words.names))
+}
+
+// alwaysWords asks identifiers whatever the trigrams leave (for tests).
+var alwaysWords bool
 
 // Candidates returns the documents that pass q and were not removed, in
 // order; all is true, and docs nil, when q passes every document.
@@ -81,6 +99,7 @@ func (ix *Index) Candidates(q *Query) (docs []Doc, all bool) {
 	return docs, false
 }
 
+// eval returns the documents that pass q, removed ones included.
 func (ix *Index) eval(q *Query) []Doc {
 	switch q.op {
 	case opTri:
@@ -93,19 +112,36 @@ func (ix *Index) eval(q *Query) []Doc {
 		}
 		return docs
 	case opAnd:
-		// The smallest first: each intersection can only shrink it.
-		lists := make([][]Doc, len(q.sub))
-		for i, s := range q.sub {
-			lists[i] = ix.eval(s)
-			if len(lists[i]) == 0 {
+		// The smallest first: each intersection can only shrink it. The
+		// identifiers' queries (opWord, made only here) read every name;
+		// they are asked last, and only when the rest leaves more to read
+		// than the names (worthWords).
+		var lists [][]Doc
+		var words []*Query
+		for _, s := range q.sub {
+			if s.op == opWord {
+				words = append(words, s)
+				continue
+			}
+			l := ix.eval(s)
+			if len(l) == 0 {
 				return nil
 			}
+			lists = append(lists, l)
 		}
 		slices.SortFunc(lists, func(a, b []Doc) int { return len(a) - len(b) })
 		docs := lists[0]
 		for _, l := range lists[1:] {
 			if docs = intersect(docs, l); len(docs) == 0 {
 				return nil
+			}
+		}
+		for _, w := range words {
+			if !ix.worthWords(len(docs)) {
+				break
+			}
+			if l, all := ix.wordDocs(w); !all {
+				docs = intersect(docs, l)
 			}
 		}
 		return docs

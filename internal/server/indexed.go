@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"strings"
 	"time"
 
@@ -302,6 +303,13 @@ func (g *grepIndex) pass(t *nofollow.Tree, tpath string, maxSize int64, text boo
 	return noMatch, e.size, true
 }
 
+// ruledOut says whether pass would say noMatch of e, the entry of a file a
+// replayed walk hands on, without looking at the file: the feed has named
+// nothing of it since, and its text holds none of what a match needs.
+func (g *grepIndex) ruledOut(e *indexed, maxSize int64) bool {
+	return e != nil && !e.gone && e.trusted && !e.binary && e.size <= maxSize && e.doc < g.docs && g.cands[e.doc/64]&(1<<(e.doc%64)) == 0
+}
+
 // index builds the index of the roots a request names (every root when
 // none), replacing what the module had of them.
 func (s *Server) index(c *call, a *protocol.IndexArgs) {
@@ -425,6 +433,10 @@ func (s *Server) index(c *call, a *protocol.IndexArgs) {
 			ri.forgetUnseen()
 		}
 		ri.ix.Freeze()
+		// The lists just frozen are garbage as large as the index: freed
+		// now, before a save or a grep allocates beside them (the index
+		// instance of the 1 GB tree reached its memory cap there).
+		runtime.GC()
 		c.done.Results += len(ri.files)
 		c.done.Truncated = c.done.Truncated || ri.full
 		if a.Save && (!loaded || ri.dirty) {

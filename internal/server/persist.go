@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/rootbound/rootbound/internal/index"
@@ -182,7 +183,10 @@ func readVarint[T uint64 | int64](r *savedReader, read func([]byte) (T, int)) T 
 // save sends ri's saved form as Saved lines of at most
 // protocol.MaxChunkBytes.
 func (c *call) save(root string, ri *rootIndex) error {
-	b := ri.appendTo(nil)
+	// Made once at about its size (the index's count is a little more
+	// than its encoding): grown by doubling, a large index's copies
+	// would be garbage beside it.
+	b := ri.appendTo(make([]byte, 0, int64(ri.ix.Bytes())+ri.held))
 	for len(b) > 0 {
 		n := min(len(b), protocol.MaxChunkBytes)
 		if err := c.write(&protocol.Line{ID: c.id, Saved: &protocol.Chunk{Root: root, Bytes: b[:n]}}); err != nil {
@@ -190,6 +194,7 @@ func (c *call) save(root string, ri *rootIndex) error {
 		}
 		b = b[n:]
 	}
+	runtime.GC() // the encoding, as large as the index, is garbage now
 	return nil
 }
 

@@ -179,7 +179,13 @@ func (t *tape) taped(ev tapeEvent) {
 // budget), or at an ignore file's bytes past the byte budget.
 func (t *tape) replay(c *call, w *walk.Walker, ri *rootIndex, gi *grepIndex) error {
 	var own int64 // unreadable files found by the searches
-	for i := range t.events {
+	for i := 0; i < len(t.events); i++ {
+		if gi != nil {
+			if j := t.passOver(i, c, w, ri, gi, own); j > i {
+				i = j - 1
+				continue
+			}
+		}
 		ev := &t.events[i]
 		if err := c.meter.Spend(int(ev.at.entries-c.entries) * entryCost); err != nil {
 			return err
@@ -217,6 +223,42 @@ func (t *tape) replay(c *call, w *walk.Walker, ri *rootIndex, gi *grepIndex) err
 	}
 	c.restore(w, t.end, own)
 	return nil
+}
+
+// passOver does to the call what the searches of the files from event i on
+// would, as long as the index rules each out (grepIndex.ruledOut): each
+// counts as read, its size against the byte budget, and nothing else
+// happens. It returns the event after them: i when there is none, or when
+// their bytes would pass the byte budget (then each file's search says
+// where it ends). A file at a time, that was most of a repeat grep of a
+// tree of 100,000 files (RATIONALE.md, "Why replay a recorded walk?").
+func (t *tape) passOver(i int, c *call, w *walk.Walker, ri *rootIndex, gi *grepIndex, own int64) int {
+	j, n := i, int64(0)
+	for ; j < len(t.events); j++ {
+		ev := &t.events[j]
+		if ev.tpath == "" {
+			break
+		}
+		if ev.entry == nil || ev.entry.gone {
+			ev.entry = ri.files[ev.tpath]
+		}
+		if !gi.ruledOut(ev.entry, c.maxSize) {
+			break
+		}
+		n += ev.entry.size
+	}
+	if j == i || c.maxBytes > 0 && c.done.Stats.BytesRead+n > c.maxBytes {
+		return i
+	}
+	last := &t.events[j-1]
+	if err := c.meter.Spend(int(last.at.entries-c.entries) * entryCost); err != nil {
+		return i // the file's own replay ends the call there
+	}
+	c.restore(w, last.at, own)
+	c.done.Stats.FilesRead += int64(j - i)
+	c.done.Stats.BytesRead += n
+	ri.passed += j - i
+	return j
 }
 
 // stale drops the tapes of a root where the feed named more than the
