@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -68,11 +69,13 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 				return
 			}
 		}
+		var body []byte
 		if r.Method == http.MethodPost {
 			// A body is held to the stdio transport's rules for a frame:
 			// the SDK took a trailing NUL, two JSON values or bytes that
 			// are not UTF-8 and answered the first value.
-			body, err := io.ReadAll(io.LimitReader(r.Body, MaxFrameBytes+1))
+			var err error
+			body, err = io.ReadAll(io.LimitReader(r.Body, MaxFrameBytes+1))
 			if err != nil {
 				http.Error(w, "rootbound: the request's body could not be read", http.StatusBadRequest)
 				return
@@ -109,7 +112,16 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 				idle.Close() // its client's next request is told the session is gone (404) and starts another
 			}
 		}
-		if r.Method != http.MethodGet { // a GET is a stream a client listens on: idle
+		switch {
+		case r.Method == http.MethodGet: // a stream a client listens on: idle
+		case r.Method == http.MethodPost && !hasCall(body):
+			// Notifications or responses: the SDK answers 202 and returns,
+			// and the client may send its next request before this
+			// handler's end is counted (a busy machine made a session
+			// initialized first look the most recent). Active now, and
+			// nothing running.
+			act.touch(id)
+		default:
 			act.start(id)
 			defer func() { act.end(cmp.Or(id, w.Header().Get("Mcp-Session-Id"))) }()
 		}
@@ -135,6 +147,39 @@ func (a *activity) start(id string) {
 		a.running = map[string]int{}
 	}
 	a.running[id]++
+}
+
+// touch records activity of a session with nothing left running.
+func (a *activity) touch(id string) {
+	if id == "" {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.last == nil {
+		a.last = map[string]time.Time{}
+	}
+	a.last[id] = time.Now()
+}
+
+// hasCall says whether a body holds a request to be answered (a method
+// and an id), not only notifications or responses; a body it cannot read
+// counts as one (the SDK says what is wrong with it).
+func hasCall(body []byte) bool {
+	type message struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	call := func(m message) bool { return m.Method != "" && len(m.ID) > 0 }
+	var one message
+	if json.Unmarshal(body, &one) == nil {
+		return call(one)
+	}
+	var batch []message
+	if json.Unmarshal(body, &batch) != nil {
+		return true
+	}
+	return slices.ContainsFunc(batch, call)
 }
 
 func (a *activity) end(id string) {
