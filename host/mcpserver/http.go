@@ -120,10 +120,10 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 			// handler's end is counted (a busy machine made a session
 			// initialized first look the most recent). Active now, and
 			// nothing running.
-			act.touch(id)
+			act.end(id, false)
 		default:
 			act.start(id)
-			defer func() { act.end(cmp.Or(id, w.Header().Get("Mcp-Session-Id"))) }()
+			defer func() { act.end(cmp.Or(id, w.Header().Get("Mcp-Session-Id")), true) }()
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -149,19 +149,6 @@ func (a *activity) start(id string) {
 	a.running[id]++
 }
 
-// touch records activity of a session with nothing left running.
-func (a *activity) touch(id string) {
-	if id == "" {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.last == nil {
-		a.last = map[string]time.Time{}
-	}
-	a.last[id] = time.Now()
-}
-
 // hasCall says whether a body holds a request to be answered (a method
 // and an id), not only notifications or responses; a body it cannot read
 // counts as one (the SDK says what is wrong with it).
@@ -182,7 +169,9 @@ func hasCall(body []byte) bool {
 	return slices.ContainsFunc(batch, call)
 }
 
-func (a *activity) end(id string) {
+// end records a session's activity now: a request of it ended (ran), or
+// a message that runs nothing came.
+func (a *activity) end(id string, ran bool) {
 	if id == "" {
 		return
 	}
@@ -191,7 +180,7 @@ func (a *activity) end(id string) {
 	if a.last == nil {
 		a.last = map[string]time.Time{}
 	}
-	if a.running[id] > 0 {
+	if ran && a.running[id] > 0 {
 		a.running[id]--
 	}
 	a.last[id] = time.Now()
