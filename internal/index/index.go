@@ -88,30 +88,6 @@ func (ix *Index) Add(content []byte) Doc {
 	return d
 }
 
-// trigrams returns the distinct trigrams of content (at least three
-// bytes), in the order they first occur, in a slice reused by the next
-// call. This loop is the floor of a build: BenchmarkTrigrams.
-func (ix *Index) trigrams(content []byte) []uint32 {
-	if ix.seen == nil {
-		ix.seen = make([]uint64, 1<<24/64)
-	}
-	added := ix.added[:0]
-	t := uint32(content[0])<<8 | uint32(content[1])
-	for _, c := range content[2:] {
-		t = (t<<8 | uint32(c)) & (1<<24 - 1)
-		w, bit := t>>6, uint64(1)<<(t&63)
-		if ix.seen[w]&bit == 0 {
-			ix.seen[w] |= bit
-			added = append(added, t)
-		}
-	}
-	for _, t := range added {
-		ix.seen[t>>6] = 0
-	}
-	ix.added = added
-	return added
-}
-
 // Remove removes document d: it is never a candidate again.
 func (ix *Index) Remove(d Doc) {
 	if d >= ix.docs {

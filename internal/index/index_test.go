@@ -232,6 +232,7 @@ func goroot(b *testing.B) string {
 func BenchmarkTrigrams(b *testing.B) {
 	docs, text := corpus(b, os.Getenv("INDEX_TREE"))
 	b.SetBytes(int64(text))
+	b.ResetTimer()
 	ix := New()
 	n := 0
 	for range b.N {
@@ -250,6 +251,7 @@ func BenchmarkTrigrams(b *testing.B) {
 func BenchmarkBuild(b *testing.B) {
 	docs, text := corpus(b, os.Getenv("INDEX_TREE"))
 	b.SetBytes(int64(text))
+	b.ResetTimer()
 	var ix *Index
 	for range b.N {
 		ix = New()

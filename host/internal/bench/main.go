@@ -233,6 +233,9 @@ func run() error {
 	if err := gramsTable(keep, tmp, trees); err != nil {
 		return err
 	}
+	if err := hostFnTable(keep, tmp, trees["go"]); err != nil {
+		return err
+	}
 	if err := splitTable(ctx, keep, trees, runners, split); err != nil {
 		return err
 	}
