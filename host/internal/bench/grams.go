@@ -24,9 +24,9 @@ import (
 // on after it; that starts with it, when the literal has a byte before
 // it; equal to it, both). The files are
 // rg --files' (the walk's ignore rules); it times nothing, and counts
-// postings (distinct keys per file, summed) as the index's size. Only
-// with -run grams: the generated tree it writes (the big tree's density
-// of identifiers, 20,000 files) takes a minute.
+// postings (distinct keys per file, summed) as the index's size. With
+// -run grams or no -run: the generated tree it writes (the big tree's
+// density of identifiers, 20,000 files) takes a minute.
 func gramsTable(keep *regexp.Regexp, tmp string, trees map[string]string) error {
 	if !keep.MatchString("grams") {
 		return nil

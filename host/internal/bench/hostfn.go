@@ -24,8 +24,8 @@ import (
 // and BenchmarkBuild (a whole build of Go's src from memory) natively, in
 // wasm under wazero with the module's own loop, and in wasm built with
 // the tag hostgrams, whose trigrams come from a native function of this
-// host (hostTrigrams). Rounds alternate the three; medians of MB/s. Only
-// with -run hostfn (or nothing): it compiles three test binaries.
+// host (hostTrigrams). Rounds alternate the three; medians of MB/s. With
+// -run hostfn or no -run: it compiles three test binaries.
 func hostFnTable(keep *regexp.Regexp, tmp, goroot string) error {
 	if !keep.MatchString("hostfn") {
 		return nil
@@ -52,7 +52,7 @@ func hostFnTable(keep *regexp.Regexp, tmp, goroot string) error {
 	rt := wazero.NewRuntime(ctx)
 	defer rt.Close(ctx)
 	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	seen := make([]uint64, 1<<24/64)
+	seen := make([]uint64, 1<<24/64) // one module runs at a time: one serves
 	if _, err := rt.NewHostModuleBuilder("rootbound_bench").NewFunctionBuilder().
 		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, m api.Module, stack []uint64) {
 			stack[0] = uint64(hostTrigrams(m.Memory(), uint32(stack[0]), uint32(stack[1]), uint32(stack[2]), seen))
