@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -186,4 +187,30 @@ func checkLists(t *testing.T, what string, segs []*segment, docs Doc) {
 			next = hi + 1
 		}
 	}
+}
+
+// BenchmarkPersist encodes and decodes the index of a tree's files
+// (INDEX_TREE, or GOROOT's src): what handing an index built elsewhere
+// over costs at least (a saved one, or a part of a split build).
+func BenchmarkPersist(b *testing.B) {
+	docs, _ := corpus(b, os.Getenv("INDEX_TREE"))
+	ix := New()
+	for _, d := range docs {
+		ix.Add(d)
+	}
+	enc := ix.AppendTo(nil)
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(enc)))
+		for range b.N {
+			enc = ix.AppendTo(enc[:0])
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(enc)))
+		for range b.N {
+			if _, err := Decode(enc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -274,7 +275,7 @@ func restarted(ctx context.Context, dir string, cfg host.Config, cache string, r
 }
 
 // mid is the median of ds.
-func mid(ds []time.Duration) time.Duration {
+func mid[T cmp.Ordered](ds []T) T {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2]

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/rootbound/rootbound/internal/index"
@@ -19,6 +20,112 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
+// An indexBench runs internal/index's benchmarks as test binaries:
+// "native", "wasm" (under wazero, this process) and "host" (wasm built
+// with the tag hostgrams, whose trigrams come from hostTrigrams).
+type indexBench struct {
+	rt       wazero.Runtime
+	bins     map[string]string
+	compiled map[string]wazero.CompiledModule
+	goroot   string
+	mounts   []string // directories the wasm binaries may read, at their own paths
+}
+
+func newIndexBench(ctx context.Context, tmp, goroot string) (*indexBench, error) {
+	ib := &indexBench{bins: map[string]string{}, compiled: map[string]wazero.CompiledModule{}, goroot: goroot, mounts: []string{goroot, tmp}}
+	for name, env := range map[string][]string{
+		"native": nil,
+		"wasm":   {"GOOS=wasip1", "GOARCH=wasm"},
+		"host":   {"GOOS=wasip1", "GOARCH=wasm"},
+	} {
+		ib.bins[name] = filepath.Join(tmp, "index-"+name+".test")
+		args := []string{"test", "-c", "-o", ib.bins[name]}
+		if name == "host" {
+			args = append(args, "-tags", "hostgrams")
+		}
+		cmd := exec.Command("go", append(args, "./internal/index")...)
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("build %s: %v\n%s", name, err, out)
+		}
+	}
+	ib.rt = wazero.NewRuntime(ctx)
+	wasi_snapshot_preview1.MustInstantiate(ctx, ib.rt)
+	var mu sync.Mutex
+	seen := make([]uint64, 1<<24/64) // under mu: one call at a time serves
+	if _, err := ib.rt.NewHostModuleBuilder("rootbound_bench").NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, m api.Module, stack []uint64) {
+			mu.Lock()
+			stack[0] = uint64(hostTrigrams(m.Memory(), uint32(stack[0]), uint32(stack[1]), uint32(stack[2]), seen))
+			mu.Unlock()
+		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
+		Export("trigrams").Instantiate(ctx); err != nil {
+		ib.rt.Close(ctx)
+		return nil, err
+	}
+	for _, name := range []string{"wasm", "host"} {
+		b, err := os.ReadFile(ib.bins[name])
+		if err == nil {
+			ib.compiled[name], err = ib.rt.CompileModule(ctx, b)
+		}
+		if err != nil {
+			ib.rt.Close(ctx)
+			return nil, err
+		}
+	}
+	return ib, nil
+}
+
+// run runs binary name's benchmarks that bench matches, benchtime 2x,
+// with env, and returns their figures: by benchmark (its name without
+// "Benchmark" and the -N suffix) and unit, e.g. "Build MB/s".
+func (ib *indexBench) run(ctx context.Context, name, bench string, env ...string) (map[string]float64, error) {
+	args := []string{"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "2x"}
+	env = append(env, "GOROOT="+ib.goroot)
+	var out bytes.Buffer
+	var err error
+	if name == "native" {
+		cmd := exec.Command(ib.bins[name], args...)
+		cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), &out, &out
+		err = cmd.Run()
+	} else {
+		fsc := wazero.NewFSConfig()
+		for _, d := range ib.mounts {
+			fsc = fsc.WithReadOnlyDirMount(d, d)
+		}
+		cfg := wazero.NewModuleConfig().WithName("").WithArgs(append([]string{"index.test"}, args...)...).
+			WithStdout(&out).WithStderr(&out).WithSysWalltime().WithSysNanotime().WithSysNanosleep().WithFSConfig(fsc)
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			cfg = cfg.WithEnv(k, v)
+		}
+		var m api.Module
+		if m, err = ib.rt.InstantiateModule(ctx, ib.compiled[name], cfg); m != nil {
+			m.Close(ctx)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v\n%s", name, err, out.String())
+	}
+	figs := map[string]float64{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		b := f[0][len("Benchmark"):]
+		if i := strings.LastIndexByte(b, '-'); i > 0 {
+			b = b[:i]
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				figs[b+" "+f[i+1]] = v
+			}
+		}
+	}
+	return figs, nil
+}
+
 // hostFnTable weighs a host function for trigram extraction (issue 32,
 // item 4): internal/index's BenchmarkTrigrams (the per-byte loop alone)
 // and BenchmarkBuild (a whole build of Go's src from memory) natively, in
@@ -26,111 +133,117 @@ import (
 // the tag hostgrams, whose trigrams come from a native function of this
 // host (hostTrigrams). Rounds alternate the three; medians of MB/s. With
 // -run hostfn or no -run: it compiles three test binaries.
-func hostFnTable(keep *regexp.Regexp, tmp, goroot string) error {
+func hostFnTable(ctx context.Context, keep *regexp.Regexp, ib func() (*indexBench, error)) error {
 	if !keep.MatchString("hostfn") {
 		return nil
 	}
-	bins := map[string]string{}
-	for name, env := range map[string][]string{
-		"native": nil,
-		"wasm":   {"GOOS=wasip1", "GOARCH=wasm"},
-		"host":   {"GOOS=wasip1", "GOARCH=wasm"},
-	} {
-		bins[name] = filepath.Join(tmp, "index-"+name+".test")
-		args := []string{"test", "-c", "-o", bins[name]}
-		if name == "host" {
-			args = append(args, "-tags", "hostgrams")
-		}
-		cmd := exec.Command("go", append(args, "./internal/index")...)
-		cmd.Env = append(os.Environ(), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("build %s: %v\n%s", name, err, out)
-		}
-	}
-	args := []string{"-test.run", "^$", "-test.bench", "^Benchmark(Trigrams|Build)$", "-test.benchtime", "2x"}
-	ctx := context.Background()
-	rt := wazero.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	seen := make([]uint64, 1<<24/64) // one module runs at a time: one serves
-	if _, err := rt.NewHostModuleBuilder("rootbound_bench").NewFunctionBuilder().
-		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, m api.Module, stack []uint64) {
-			stack[0] = uint64(hostTrigrams(m.Memory(), uint32(stack[0]), uint32(stack[1]), uint32(stack[2]), seen))
-		}), []api.ValueType{api.ValueTypeI32, api.ValueTypeI32, api.ValueTypeI32}, []api.ValueType{api.ValueTypeI32}).
-		Export("trigrams").Instantiate(ctx); err != nil {
+	b, err := ib()
+	if err != nil {
 		return err
 	}
-	compiled := map[string]wazero.CompiledModule{}
-	for _, name := range []string{"wasm", "host"} {
-		b, err := os.ReadFile(bins[name])
-		if err != nil {
-			return err
-		}
-		if compiled[name], err = rt.CompileModule(ctx, b); err != nil {
-			return err
-		}
-	}
-	run := func(name string) (string, error) {
-		if name == "native" {
-			cmd := exec.Command(bins[name], args...)
-			cmd.Env = append(os.Environ(), "GOROOT="+goroot)
-			out, err := cmd.CombinedOutput()
-			return string(out), err
-		}
-		var out bytes.Buffer
-		cfg := wazero.NewModuleConfig().WithName("").WithArgs(append([]string{"index.test"}, args...)...).
-			WithEnv("GOROOT", goroot).WithStdout(&out).WithStderr(&out).
-			WithSysWalltime().WithSysNanotime().WithSysNanosleep().
-			WithFSConfig(wazero.NewFSConfig().WithReadOnlyDirMount(goroot, goroot))
-		m, err := rt.InstantiateModule(ctx, compiled[name], cfg)
-		if m != nil {
-			m.Close(ctx)
-		}
-		return out.String(), err
-	}
-	speeds := map[string]map[string][]float64{}
+	speeds := map[string][]float64{}
 	rows := []string{"native", "wasm", "host"}
 	for range 3 {
 		for _, name := range rows {
-			out, err := run(name)
+			figs, err := b.run(ctx, name, "^Benchmark(Trigrams|Build)$")
 			if err != nil {
-				return fmt.Errorf("%s: %v\n%s", name, err, out)
+				return err
 			}
-			if speeds[name] == nil {
-				speeds[name] = map[string][]float64{}
-			}
-			for _, l := range strings.Split(out, "\n") {
-				f := strings.Fields(l)
-				if len(f) < 2 || !strings.HasPrefix(f[0], "Benchmark") {
-					continue
-				}
-				for i := 1; i+1 < len(f); i++ {
-					if f[i+1] == "MB/s" {
-						v, _ := strconv.ParseFloat(f[i], 64)
-						bench := strings.TrimPrefix(strings.SplitN(f[0], "-", 2)[0], "Benchmark")
-						speeds[name][bench] = append(speeds[name][bench], v)
-					}
-				}
+			for _, bench := range []string{"Trigrams", "Build"} {
+				speeds[name+" "+bench] = append(speeds[name+" "+bench], figs[bench+" MB/s"])
 			}
 		}
-	}
-	med := func(v []float64) float64 {
-		if len(v) == 0 {
-			return 0
-		}
-		v = slices.Clone(v)
-		slices.Sort(v)
-		return v[len(v)/2]
 	}
 	fmt.Println("\nA host function for trigram extraction (hostFnTable): internal/index's benchmarks on Go's src, MB/s, median of 3 rounds alternated")
 	fmt.Println()
 	fmt.Println("| benchmark | native | wasm, the module's loop | wasm, trigrams from the host | host ÷ loop |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, b := range []string{"Trigrams", "Build"} {
-		n, w, h := med(speeds["native"][b]), med(speeds["wasm"][b]), med(speeds["host"][b])
-		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.2f× |\n", b, n, w, h, h/w)
+	for _, bench := range []string{"Trigrams", "Build"} {
+		n, w, h := mid(speeds["native "+bench]), mid(speeds["wasm "+bench]), mid(speeds["host "+bench])
+		fmt.Printf("| %s | %.0f | %.0f | %.0f | %.2f× |\n", bench, n, w, h, h/w)
 	}
 	return nil
+}
+
+// splitBuildTable weighs a build split across two instances (issue 32,
+// item 4) before one is built: in wasm, BenchmarkBuild of Go's src whole
+// in one instance against its two halves (every other file, copied to
+// tmp) built at once in two; and BenchmarkPersist, the encoding and
+// decoding of the whole index, a floor of what handing a part built
+// elsewhere to the index instance costs. Rounds alternate; medians. With
+// -run splitbuild or no -run.
+func splitBuildTable(ctx context.Context, keep *regexp.Regexp, tmp string, ib func() (*indexBench, error)) error {
+	if !keep.MatchString("splitbuild") {
+		return nil
+	}
+	b, err := ib()
+	if err != nil {
+		return err
+	}
+	halves := filepath.Join(tmp, "halves")
+	if err := writeHalves(filepath.Join(b.goroot, "src"), halves); err != nil {
+		return err
+	}
+	build := "^BenchmarkBuild$"
+	var whole, pair, persist []float64
+	var enc, dec float64
+	for range 3 {
+		figs, err := b.run(ctx, "wasm", build, "INDEX_TREE="+halves)
+		if err != nil {
+			return err
+		}
+		whole = append(whole, figs["Build ns/op"])
+		var parts [2]map[string]float64
+		var errs [2]error
+		var wg sync.WaitGroup
+		for i, h := range []string{"0", "1"} {
+			wg.Go(func() { parts[i], errs[i] = b.run(ctx, "wasm", build, "INDEX_TREE="+filepath.Join(halves, h)) })
+		}
+		wg.Wait()
+		if err := errs[0]; err != nil {
+			return err
+		}
+		if err := errs[1]; err != nil {
+			return err
+		}
+		pair = append(pair, max(parts[0]["Build ns/op"], parts[1]["Build ns/op"]))
+		if figs, err = b.run(ctx, "wasm", "^BenchmarkPersist$", "INDEX_TREE="+halves); err != nil {
+			return err
+		}
+		persist = append(persist, figs["Persist/encode ns/op"]+figs["Persist/decode ns/op"])
+		enc, dec = figs["Persist/encode MB/s"], figs["Persist/decode MB/s"]
+	}
+	w, p, h := mid(whole), mid(pair), mid(persist)
+	fmt.Println("\nA build split across two instances (splitBuildTable): Go's src in wasm, median of 3 rounds alternated")
+	fmt.Println()
+	// With two instances, the index instance builds one half itself and
+	// is handed the other: half the whole's encoding and decoding.
+	fmt.Println("| one instance, the whole | two at once, a half each (the slower) | gain | the whole index encoded, decoded | gain with a half handed over |")
+	fmt.Println("|---|---|---|---|---|")
+	fmt.Printf("| %.0f ms | %.0f ms | %.2f× | %.0f ms (%.0f and %.0f MB/s) | %.2f× |\n", w/1e6, p/1e6, w/p, h/1e6, enc, dec, w/(p+h/2))
+	return nil
+}
+
+// writeHalves copies every other regular file of src (in walk order) to
+// dst/0 and dst/1.
+func writeHalves(src, dst string) error {
+	n := 0
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		to := filepath.Join(dst, strconv.Itoa(n%2), rel)
+		n++
+		data, err := os.ReadFile(path)
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(to), 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(to, data, 0o644)
+		}
+		return err
+	})
 }
 
 // hostTrigrams is the host function of hostgrams.go: internal/index's

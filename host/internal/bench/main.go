@@ -233,7 +233,23 @@ func run() error {
 	if err := gramsTable(keep, tmp, trees); err != nil {
 		return err
 	}
-	if err := hostFnTable(keep, tmp, trees["go"]); err != nil {
+	// internal/index's benchmarks as test binaries, built when first asked.
+	var built *indexBench
+	ib := func() (b *indexBench, err error) {
+		if built == nil {
+			built, err = newIndexBench(ctx, tmp, trees["go"])
+		}
+		return built, err
+	}
+	defer func() {
+		if built != nil {
+			built.rt.Close(ctx)
+		}
+	}()
+	if err := hostFnTable(ctx, keep, ib); err != nil {
+		return err
+	}
+	if err := splitBuildTable(ctx, keep, tmp, ib); err != nil {
 		return err
 	}
 	if err := splitTable(ctx, keep, trees, runners, split); err != nil {
