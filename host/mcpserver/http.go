@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
@@ -120,10 +119,22 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 			// handler's end is counted (a busy machine made a session
 			// initialized first look the most recent). Active now, and
 			// nothing running.
-			act.end(id, false)
+			act.end(id, false, time.Now())
 		default:
 			act.start(id)
-			defer func() { act.end(cmp.Or(id, w.Header().Get("Mcp-Session-Id")), true) }()
+			arrived := time.Now()
+			defer func() {
+				if id != "" {
+					act.end(id, true, time.Now())
+					return
+				}
+				// A session started: active when its initialize came, and
+				// nothing of it counted as running. Its handler may return
+				// after the client's next request came: this end took
+				// that request off the running ones, and a busy machine
+				// made the session look idle while its request ran.
+				act.end(w.Header().Get("Mcp-Session-Id"), false, arrived)
+			}()
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -169,9 +180,10 @@ func hasCall(body []byte) bool {
 	return slices.ContainsFunc(batch, call)
 }
 
-// end records a session's activity now: a request of it ended (ran), or
-// a message that runs nothing came.
-func (a *activity) end(id string, ran bool) {
+// end records a session's activity at a time: a request of it ended
+// (ran), or a message that runs nothing came. A time before the one it
+// holds changes nothing.
+func (a *activity) end(id string, ran bool, at time.Time) {
 	if id == "" {
 		return
 	}
@@ -183,7 +195,9 @@ func (a *activity) end(id string, ran bool) {
 	if ran && a.running[id] > 0 {
 		a.running[id]--
 	}
-	a.last[id] = time.Now()
+	if at.After(a.last[id]) {
+		a.last[id] = at
+	}
 }
 
 // idlest is the session of held with no request running whose last one
