@@ -128,11 +128,11 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 					act.end(id, true, time.Now())
 					return
 				}
-				// A session started: active when its initialize came, and
-				// nothing of it counted as running. Its handler may return
-				// after the client's next request came: this end took
-				// that request off the running ones, and a busy machine
-				// made the session look idle while its request ran.
+				// A session started: nothing of it was counted running (its
+				// id came with the answer), so its end takes nothing off,
+				// and it is dated when the initialize came. This handler
+				// may return after the client's next request arrived; a
+				// request taken off then left the session looking idle.
 				act.end(w.Header().Get("Mcp-Session-Id"), false, arrived)
 			}()
 		}
