@@ -16,11 +16,22 @@ import (
 // falls in, at worst less evenly.
 
 // A plan is where an earlier grep's files lay: every so many of them, in
-// walk order, at their position among all, and how many there were.
+// walk order, at their position among all and with the bytes read before
+// them, and how many files and bytes there were.
 type plan struct {
-	samples []protocol.Sample
-	files   int64
+	samples      []protocol.Sample
+	files, bytes int64
 }
+
+// fileCost is what the host counts a file as, in bytes read, when it cuts
+// a walk into ranges of equal cost: a file's walk, open and request is
+// worth this many bytes of its search (RATIONALE.md, "Why split a grep's
+// walk by ranges?", has the measurement: go test ./host -bench RangeCut).
+var fileCost int64 = 8 << 10
+
+// cost is the cost of the files before a sample, or of all with
+// (files, bytes).
+func cost(files, bytes int64) int64 { return files*fileCost + bytes }
 
 // planKey is what decides a grep's walk: its path, what picks its files,
 // and the policy of the roots.
@@ -49,26 +60,34 @@ func (r *Runner) ranges(g *protocol.GrepArgs, n int) []protocol.Shard {
 	return v.(*plan).cut(n)
 }
 
-// cut cuts the plan's files into n ranges of about files/n each, at the
-// first sample at or past each n-th; nil when two cuts would fall on one
-// sample.
+// cut cuts the plan's files into n ranges of about the same cost (files
+// and the bytes read of them): each range after the first starts at the
+// sample, past the cut before, whose cost is nearest to its share of the
+// whole; nil when no sample is left for a cut.
 func (p *plan) cut(n int) []protocol.Shard {
 	if n < 2 || p.files < int64(2*n) {
 		return nil
 	}
+	at := func(i int) int64 { return cost(p.samples[i].Seq, p.samples[i].Bytes) }
 	out := make([]protocol.Shard, n)
-	i := 0
+	whole, i := cost(p.files, p.bytes), 0
 	for k := range out {
 		out[k] = protocol.Shard{Index: k, Count: n}
 		if k == 0 {
 			continue
 		}
-		target := int64(k) * p.files / int64(n)
-		for i < len(p.samples) && (p.samples[i].Seq < target || walk.Compare(string(p.samples[i].Path), string(out[k-1].From)) <= 0) {
+		for i < len(p.samples) && (p.samples[i].Seq == 0 || walk.Compare(string(p.samples[i].Path), string(out[k-1].From)) <= 0) {
 			i++
 		}
 		if i == len(p.samples) {
 			return nil
+		}
+		target := int64(k) * whole / int64(n)
+		for i+1 < len(p.samples) && at(i+1) <= target {
+			i++
+		}
+		if i+1 < len(p.samples) && at(i+1)-target < target-at(i) {
+			i++
 		}
 		s := p.samples[i]
 		out[k].From, out[k].Entries = s.Path, max(s.Entries-1, 0) // the entries before it
@@ -79,24 +98,42 @@ func (p *plan) cut(n int) []protocol.Shard {
 
 // planOf is the plan a split grep's shards give when each walked its share
 // whole (status complete, not stopped within a file); nil otherwise. A
-// range's samples are placed after the files of the ranges before it; by
-// position, every shard walks every file, and shard 0's say it all.
+// range's samples are placed after the files and bytes of the ranges
+// before it. By position, every shard walks every file, and shard 0's
+// samples say where they lie, but it read only its own: its bytes are
+// scaled to the whole's.
 func planOf(dones []*protocol.Done, ranged bool) *plan {
 	for _, d := range dones {
 		if !wholeRange(d) {
 			return nil
 		}
 	}
-	if !ranged {
-		return &plan{samples: dones[0].Shard.Samples, files: dones[0].Stats.Files}
-	}
 	p := &plan{}
+	if !ranged {
+		for _, d := range dones {
+			p.bytes += d.Shard.Bytes
+		}
+		p.files = dones[0].Stats.Files
+		own := dones[0].Shard.Bytes
+		if own == 0 {
+			p.bytes = 0 // cut by files alone
+		}
+		for _, s := range dones[0].Shard.Samples {
+			if own > 0 {
+				s.Bytes = int64(float64(s.Bytes) * float64(p.bytes) / float64(own))
+			}
+			p.samples = append(p.samples, s)
+		}
+		return p
+	}
 	for _, d := range dones {
 		for _, s := range d.Shard.Samples {
 			s.Seq += p.files
+			s.Bytes += p.bytes
 			p.samples = append(p.samples, s)
 		}
 		p.files += d.Stats.Files
+		p.bytes += d.Shard.Bytes
 	}
 	return p
 }

@@ -96,18 +96,22 @@ func RangeSeq(i int) int64 { return int64(i) << 40 }
 
 // ShardEnd is where a shard stopped: before the file at position At, or,
 // Within, while searching it. A shard that walked its share whole also
-// sends Samples: every so many of the files it took, in order.
+// sends Samples, every so many of the files it took, in order, and Bytes,
+// what it read of the files it searched.
 type ShardEnd struct {
 	At      int64    `json:"at"`
 	Within  bool     `json:"within,omitempty"`
 	Samples []Sample `json:"samples,omitempty"`
+	Bytes   int64    `json:"bytes,omitempty"`
 }
 
 // Sample is a file a shard's walk took: its path (relative to the grep's
-// path), its position in the shard's share (from 0), and the directory
-// entries the walk had visited, that file included.
+// path), its position in the shard's share (from 0), the directory
+// entries the walk had visited, that file included, and the bytes the
+// shard had read of the files it searched before it.
 type Sample struct {
 	Path    Data  `json:"path"`
 	Seq     int64 `json:"seq"`
 	Entries int64 `json:"entries"`
+	Bytes   int64 `json:"bytes"`
 }

@@ -363,7 +363,7 @@ func (c *call) sample(rel string, seq int64) {
 	if seq%c.step != 0 {
 		return
 	}
-	c.samples = append(c.samples, protocol.Sample{Path: protocol.Data(rel), Seq: seq, Entries: c.entries})
+	c.samples = append(c.samples, protocol.Sample{Path: protocol.Data(rel), Seq: seq, Entries: c.entries, Bytes: c.done.Stats.BytesRead})
 	if len(c.samples) > maxSamples {
 		n := 0
 		for i := 0; i < len(c.samples); i += 2 {
@@ -424,6 +424,7 @@ func (c *call) finish() error {
 	}
 	d.Error = c.err
 	if c.shard != nil && c.started {
+		read := d.Stats.BytesRead
 		// The walk's share: the files' own come in their marks and skips.
 		d.Stats.FilesRead, d.Stats.BytesRead = 0, 0
 		d.Skipped.Binary -= c.own.Binary
@@ -432,7 +433,7 @@ func (c *call) finish() error {
 		d.Truncated, d.NextOffset = false, 0
 		d.Shard = &protocol.ShardEnd{At: c.pos, Within: c.within}
 		if c.err == nil && !c.within && !c.page.Truncated() {
-			d.Shard.Samples = c.samples
+			d.Shard.Samples, d.Shard.Bytes = c.samples, read
 		}
 	}
 	if c.flushMarks() != nil {
