@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -424,5 +425,42 @@ func BenchmarkWords(b *testing.B) {
 				ix.wordDocs(q)
 			}
 		})
+	}
+}
+
+// TestVocabularyOf: of gives the keys of a document's distinct
+// identifiers of minWord bytes and more, one longWord for all past
+// maxWord, as a scan with a regular expression finds them, document after
+// document of one vocabulary, where names repeat within and across them.
+func TestVocabularyOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ident := regexp.MustCompile(`[A-Za-z0-9_]+`)
+	v := newVocabulary()
+	parts := []string{"ab", "c", "_x", "9", "Zq", " ", "(", "\n", strings.Repeat("w", 40)}
+	for d := range 2000 {
+		var b strings.Builder
+		for range rng.IntN(300) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		content := []byte(b.String())
+		want := map[string]bool{}
+		for _, w := range ident.FindAll(content, -1) {
+			switch {
+			case len(w) > maxWord:
+				want[""] = true // longWord's name
+			case len(w) >= minWord:
+				want[string(w)] = true
+			}
+		}
+		got := map[string]bool{}
+		for _, k := range v.of(content) {
+			if got[string(v.name(k))] {
+				t.Fatalf("document %d: key %d given twice", d, k)
+			}
+			got[string(v.name(k))] = true
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("document %d, %q: of gives %v, want %v", d, content, got, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -22,9 +23,12 @@ import (
 
 // An indexBench runs internal/index's benchmarks as test binaries:
 // "native", "wasm" (under wazero, this process) and "host" (wasm built
-// with the tag hostgrams, whose trigrams come from hostTrigrams).
+// with the tag hostgrams, whose trigrams come from hostTrigrams), each
+// built when first run.
 type indexBench struct {
 	rt       wazero.Runtime
+	tmp      string
+	mu       sync.Mutex // over bins and compiled: runs may be at once
 	bins     map[string]string
 	compiled map[string]wazero.CompiledModule
 	goroot   string
@@ -32,23 +36,7 @@ type indexBench struct {
 }
 
 func newIndexBench(ctx context.Context, tmp, goroot string) (*indexBench, error) {
-	ib := &indexBench{bins: map[string]string{}, compiled: map[string]wazero.CompiledModule{}, goroot: goroot, mounts: []string{goroot, tmp}}
-	for name, env := range map[string][]string{
-		"native": nil,
-		"wasm":   {"GOOS=wasip1", "GOARCH=wasm"},
-		"host":   {"GOOS=wasip1", "GOARCH=wasm"},
-	} {
-		ib.bins[name] = filepath.Join(tmp, "index-"+name+".test")
-		args := []string{"test", "-c", "-o", ib.bins[name]}
-		if name == "host" {
-			args = append(args, "-tags", "hostgrams")
-		}
-		cmd := exec.Command("go", append(args, "./internal/index")...)
-		cmd.Env = append(os.Environ(), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("build %s: %v\n%s", name, err, out)
-		}
-	}
+	ib := &indexBench{tmp: tmp, bins: map[string]string{}, compiled: map[string]wazero.CompiledModule{}, goroot: goroot, mounts: []string{goroot, tmp}}
 	ib.rt = wazero.NewRuntime(ctx)
 	wasi_snapshot_preview1.MustInstantiate(ctx, ib.rt)
 	var mu sync.Mutex
@@ -63,29 +51,56 @@ func newIndexBench(ctx context.Context, tmp, goroot string) (*indexBench, error)
 		ib.rt.Close(ctx)
 		return nil, err
 	}
-	for _, name := range []string{"wasm", "host"} {
-		b, err := os.ReadFile(ib.bins[name])
+	return ib, nil
+}
+
+// build builds binary name, and compiles a wasm one, unless it was, and
+// returns them.
+func (ib *indexBench) build(ctx context.Context, name string) (string, wazero.CompiledModule, error) {
+	ib.mu.Lock()
+	defer ib.mu.Unlock()
+	if bin := ib.bins[name]; bin != "" {
+		return bin, ib.compiled[name], nil
+	}
+	bin := filepath.Join(ib.tmp, "index-"+name+".test")
+	args := []string{"test", "-c", "-o", bin}
+	if name == "host" {
+		args = append(args, "-tags", "hostgrams")
+	}
+	cmd := exec.Command("go", append(args, "./internal/index")...)
+	cmd.Env = os.Environ()
+	if name != "native" {
+		cmd.Env = append(cmd.Env, "GOOS=wasip1", "GOARCH=wasm")
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("build %s: %v\n%s", name, err, out)
+	}
+	if name != "native" {
+		b, err := os.ReadFile(bin)
 		if err == nil {
 			ib.compiled[name], err = ib.rt.CompileModule(ctx, b)
 		}
 		if err != nil {
-			ib.rt.Close(ctx)
-			return nil, err
+			return "", nil, err
 		}
 	}
-	return ib, nil
+	ib.bins[name] = bin
+	return bin, ib.compiled[name], nil
 }
 
 // run runs binary name's benchmarks that bench matches, benchtime 2x,
 // with env, and returns their figures: by benchmark (its name without
 // "Benchmark" and the -N suffix) and unit, e.g. "Build MB/s".
 func (ib *indexBench) run(ctx context.Context, name, bench string, env ...string) (map[string]float64, error) {
+	bin, compiled, err := ib.build(ctx, name)
+	if err != nil {
+		return nil, err
+	}
 	args := []string{"-test.run", "^$", "-test.bench", bench, "-test.benchtime", "2x"}
 	env = append(env, "GOROOT="+ib.goroot)
 	var out bytes.Buffer
-	var err error
 	if name == "native" {
-		cmd := exec.Command(ib.bins[name], args...)
+		cmd := exec.Command(bin, args...)
 		cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), &out, &out
 		err = cmd.Run()
 	} else {
@@ -100,7 +115,7 @@ func (ib *indexBench) run(ctx context.Context, name, bench string, env ...string
 			cfg = cfg.WithEnv(k, v)
 		}
 		var m api.Module
-		if m, err = ib.rt.InstantiateModule(ctx, ib.compiled[name], cfg); m != nil {
+		if m, err = ib.rt.InstantiateModule(ctx, compiled, cfg); m != nil {
 			m.Close(ctx)
 		}
 	}
@@ -211,10 +226,7 @@ func splitBuildTable(ctx context.Context, keep *regexp.Regexp, tmp string, ib fu
 			wg.Go(func() { parts[i], errs[i] = b.run(ctx, "wasm", build, "INDEX_TREE="+filepath.Join(halves, h)) })
 		}
 		wg.Wait()
-		if err := errs[0]; err != nil {
-			return err
-		}
-		if err := errs[1]; err != nil {
+		if err := errors.Join(errs[:]...); err != nil {
 			return err
 		}
 		pair = append(pair, max(parts[0]["Build ns/op"], parts[1]["Build ns/op"]))
