@@ -10,10 +10,10 @@ import (
 // A split grep's shards walk ranges of the tree, not all of it, once an
 // earlier grep that walked the same way said where its files lie (its
 // shards' samples): the host cuts the files there into as many ranges as
-// shards, of about as many files each (protocol/shard.go; RATIONALE.md,
-// "Why split a grep's walk by ranges?"). A cut is only where to split: a
-// tree changed since is still walked whole, each file by the range it
-// falls in, at worst less evenly.
+// shards, of about the same cost each, files and the bytes read of them
+// (protocol/shard.go; RATIONALE.md, "Why split a grep's walk by
+// ranges?"). A cut is only where to split: a tree changed since is still
+// walked whole, each file by the range it falls in, at worst less evenly.
 
 // A plan is where an earlier grep's files lay: every so many of them, in
 // walk order, at their position among all and with the bytes read before

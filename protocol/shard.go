@@ -97,7 +97,7 @@ func RangeSeq(i int) int64 { return int64(i) << 40 }
 // ShardEnd is where a shard stopped: before the file at position At, or,
 // Within, while searching it. A shard that walked its share whole also
 // sends Samples, every so many of the files it took, in order, and Bytes,
-// what it read of the files it searched.
+// what it read (the files it searched, the ignore files its walk read).
 type ShardEnd struct {
 	At      int64    `json:"at"`
 	Within  bool     `json:"within,omitempty"`
@@ -108,7 +108,7 @@ type ShardEnd struct {
 // Sample is a file a shard's walk took: its path (relative to the grep's
 // path), its position in the shard's share (from 0), the directory
 // entries the walk had visited, that file included, and the bytes the
-// shard had read of the files it searched before it.
+// shard had read before it (as ShardEnd.Bytes counts them).
 type Sample struct {
 	Path    Data  `json:"path"`
 	Seq     int64 `json:"seq"`
