@@ -53,11 +53,11 @@ func (r *Runner) ranges(g *protocol.GrepArgs, n int) []protocol.Shard {
 	if g.Sort != "" {
 		return nil
 	}
-	v, ok := r.plans.Load(r.planKey(g))
+	p, ok := r.plans.load(r.planKey(g))
 	if !ok {
 		return nil
 	}
-	return v.(*plan).cut(n)
+	return p.cut(n)
 }
 
 // cut cuts the plan's files into n ranges of about the same cost (files

@@ -52,11 +52,10 @@ func BenchmarkRangeCut(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			v, ok := r.plans.Load(r.planKey(&g.args))
+			p, ok := r.plans.load(r.planKey(&g.args))
 			if !ok {
 				b.Fatal("no plan after a split")
 			}
-			p := v.(*plan)
 			took := make([][]time.Duration, len(ways))
 			for b.Loop() {
 				for i, w := range ways {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -78,6 +79,33 @@ func TestPlanOfPosition(t *testing.T) {
 		}
 		if p.files != 4 || p.bytes != tc.bytes || !slices.Equal(got, tc.sampleSum) {
 			t.Errorf("%s: plan of %d files, %d bytes, samples at %v bytes; want 4, %d, %v", tc.name, p.files, p.bytes, got, tc.bytes, tc.sampleSum)
+		}
+	}
+}
+
+// TestMemoBound: a memo keeps at most its max, the one stored last among
+// them; storing a key it keeps again forgets none.
+func TestMemoBound(t *testing.T) {
+	c := newMemo[int](4)
+	for i := range 10 {
+		c.store(fmt.Sprint(i), i)
+		if v, ok := c.load(fmt.Sprint(i)); !ok || v != i {
+			t.Fatalf("after storing %d: load = %d, %v", i, v, ok)
+		}
+		if len(c.m) > 4 {
+			t.Fatalf("after storing %d: %d kept, max 4", i, len(c.m))
+		}
+	}
+	kept := maps.Clone(c.m)
+	for k := range kept {
+		c.store(k, -1)
+	}
+	if len(c.m) != len(kept) {
+		t.Fatalf("storing kept keys again: %d kept, want %d", len(c.m), len(kept))
+	}
+	for k := range kept {
+		if v, _ := c.load(k); v != -1 {
+			t.Fatalf("%s = %d after storing -1", k, v)
 		}
 	}
 }

@@ -72,10 +72,10 @@ type Runner struct {
 	ranged atomic.Uint64 // of them, split by ranges
 	// walked: files the last complete grep of a path walked (by the
 	// path as given); a smaller walk than splitMin is not split.
-	walked sync.Map
+	walked *memo[int64]
 	// plans: where the files of the last complete split grep of a walk
 	// lay (ranges.go), by planKey.
-	plans    sync.Map
+	plans    *memo[*plan]
 	splitMin int64
 	// ix is the index instance (WithIndex, index.go), under mu.
 	ix indexer
@@ -101,7 +101,8 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	if c.parallelism == 0 {
 		c.parallelism = c.defaultParallelism()
 	}
-	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy(), splitMin: splitMinFiles}
+	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy(), splitMin: splitMinFiles,
+		walked: newMemo[int64](maxWalked), plans: newMemo[*plan](maxPlans)}
 	for _, root := range c.roots {
 		dir, err := rootfs.OpenDir(root.Dir)
 		if err != nil {

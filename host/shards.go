@@ -28,7 +28,7 @@ func (r *Runner) shards(req *protocol.Request) int {
 	if req == nil || req.Grep == nil {
 		return 1
 	}
-	if n, ok := r.walked.Load(req.Grep.Path); ok && n.(int64) < r.splitMin {
+	if n, ok := r.walked.load(req.Grep.Path); ok && n < r.splitMin {
 		return 1
 	}
 	return r.cfg.parallelism
@@ -58,7 +58,7 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 		done, raw = r.exchange(ctx, line, id, deadline, moduleMS, onLine)
 	}
 	if req != nil && req.Grep != nil && done.Status == StatusComplete && !done.Truncated {
-		r.walked.Store(req.Grep.Path, done.Stats.Files)
+		r.walked.store(req.Grep.Path, done.Stats.Files)
 	}
 	return done, raw
 }
@@ -195,7 +195,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 			dones[k] = c.shards[k].done
 		}
 		if p := planOf(dones, c.ranged); p != nil {
-			r.plans.Store(r.planKey(req.Grep), p)
+			r.plans.store(r.planKey(req.Grep), p)
 		}
 	}
 	done := wire
