@@ -110,18 +110,16 @@ func planOf(dones []*protocol.Done, ranged bool) *plan {
 	}
 	p := &plan{}
 	if !ranged {
-		for _, d := range dones {
-			p.bytes += d.Shard.Bytes
-		}
 		p.files = dones[0].Stats.Files
-		own := dones[0].Shard.Bytes
-		if own == 0 {
-			p.bytes = 0 // cut by files alone
+		scale := 0.0 // shard 0 read nothing: cut by files alone
+		if own := dones[0].Shard.Bytes; own > 0 {
+			for _, d := range dones {
+				p.bytes += d.Shard.Bytes
+			}
+			scale = float64(p.bytes) / float64(own)
 		}
 		for _, s := range dones[0].Shard.Samples {
-			if own > 0 {
-				s.Bytes = int64(float64(s.Bytes) * float64(p.bytes) / float64(own))
-			}
+			s.Bytes = int64(float64(s.Bytes) * scale)
 			p.samples = append(p.samples, s)
 		}
 		return p

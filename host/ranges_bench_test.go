@@ -2,9 +2,7 @@ package host
 
 import (
 	"context"
-	"os/exec"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -21,12 +19,8 @@ import (
 //
 //	go test ./host -run '^$' -bench RangeCut -benchtime 9x
 func BenchmarkRangeCut(b *testing.B) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skip(err)
-	}
 	ctx := context.Background()
-	r, err := NewRunner(ctx, NewConfig().WithRoot("/go", strings.TrimSpace(string(out))).WithTimeout(time.Minute).
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/go", goRoot(b)).WithTimeout(time.Minute).
 		WithBudget(0, 0).WithMaxResultBytes(1<<30).WithParallelism(2))
 	if err != nil {
 		b.Fatal(err)

@@ -148,13 +148,9 @@ func (ib *indexBench) run(ctx context.Context, name, bench string, env ...string
 // the tag hostgrams, whose trigrams come from a native function of this
 // host (hostTrigrams). Rounds alternate the three; medians of MB/s. With
 // -run hostfn or no -run: it compiles three test binaries.
-func hostFnTable(ctx context.Context, keep *regexp.Regexp, ib func() (*indexBench, error)) error {
+func hostFnTable(ctx context.Context, keep *regexp.Regexp, b *indexBench) error {
 	if !keep.MatchString("hostfn") {
 		return nil
-	}
-	b, err := ib()
-	if err != nil {
-		return err
 	}
 	speeds := map[string][]float64{}
 	rows := []string{"native", "wasm", "host"}
@@ -198,13 +194,9 @@ func hostFnTable(ctx context.Context, keep *regexp.Regexp, ib func() (*indexBenc
 // decoding of the whole index, a floor of what handing a part built
 // elsewhere to the index instance costs. Rounds alternate; medians. With
 // -run splitbuild or no -run.
-func splitBuildTable(ctx context.Context, keep *regexp.Regexp, tmp string, ib func() (*indexBench, error)) error {
+func splitBuildTable(ctx context.Context, keep *regexp.Regexp, tmp string, b *indexBench) error {
 	if !keep.MatchString("splitbuild") {
 		return nil
-	}
-	b, err := ib()
-	if err != nil {
-		return err
 	}
 	halves := filepath.Join(tmp, "halves")
 	if err := writeHalves(filepath.Join(b.goroot, "src"), halves); err != nil {

@@ -233,19 +233,13 @@ func run() error {
 	if err := gramsTable(keep, tmp, trees); err != nil {
 		return err
 	}
-	// internal/index's benchmarks as test binaries, built when first asked.
-	var built *indexBench
-	ib := func() (b *indexBench, err error) {
-		if built == nil {
-			built, err = newIndexBench(ctx, tmp, trees["go"])
-		}
-		return built, err
+	// internal/index's benchmarks as test binaries, each built when first
+	// run.
+	ib, err := newIndexBench(ctx, tmp, trees["go"])
+	if err != nil {
+		return err
 	}
-	defer func() {
-		if built != nil {
-			built.rt.Close(ctx)
-		}
-	}()
+	defer ib.rt.Close(ctx)
 	if err := hostFnTable(ctx, keep, ib); err != nil {
 		return err
 	}
