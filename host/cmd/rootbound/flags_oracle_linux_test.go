@@ -58,6 +58,9 @@ var rgCases = []struct {
 	ours  []string
 	tty   bool
 	stats bool // compare only rg's --stats lines both can count
+	// env is set for both ("K=V"; "K" unsets K): what colours a terminal
+	// is the environment's too.
+	env []string
 }{
 	{name: "default", ours: []string{"TODO"}},
 	{name: "-n", ours: []string{"-n", "TODO"}},
@@ -113,6 +116,14 @@ var rgCases = []struct {
 	{name: "--stats", ours: []string{"--stats", "TODO"}, stats: true},
 	{name: "terminal", ours: []string{"TODO"}, tty: true},
 	{name: "terminal, --color never", ours: []string{"--color", "never", "TODO"}, tty: true},
+	{name: "terminal, NO_COLOR", ours: []string{"TODO"}, tty: true, env: []string{"TERM=xterm", "NO_COLOR="}},
+	{name: "terminal, TERM=dumb", ours: []string{"TODO"}, tty: true, env: []string{"TERM=dumb", "NO_COLOR"}},
+	{name: "terminal, no TERM", ours: []string{"TODO"}, tty: true, env: []string{"TERM", "NO_COLOR"}},
+	{name: "terminal, TERM=xterm", ours: []string{"TODO"}, tty: true, env: []string{"TERM=xterm", "NO_COLOR"}},
+	{name: "terminal, no TERM, --color always", ours: []string{"--color", "always", "TODO"}, tty: true, env: []string{"TERM", "NO_COLOR"}},
+	{name: "-p, piped, TERM=xterm", ours: []string{"-p", "TODO"}, env: []string{"TERM=xterm", "NO_COLOR"}},
+	{name: "-p, piped, no TERM", ours: []string{"-p", "TODO"}, env: []string{"TERM", "NO_COLOR"}},
+	{name: "-p --color never, TERM=xterm", ours: []string{"-p", "--color", "never", "TODO"}, env: []string{"TERM=xterm", "NO_COLOR"}},
 	{name: "terminal, --no-heading", ours: []string{"--no-heading", "TODO"}, tty: true},
 	{name: "terminal, -N", ours: []string{"-N", "TODO"}, tty: true},
 	{name: "terminal, context", ours: []string{"-C1", "TODO"}, tty: true},
@@ -173,6 +184,9 @@ func TestFlagsAgreeWithRipgrep(t *testing.T) {
 	stats := regexp.MustCompile(`(?m)^\d+ (matched lines|files contained matches)$`)
 	for _, tt := range rgCases {
 		t.Run(tt.name, func(t *testing.T) {
+			for _, kv := range tt.env {
+				setenv(t, kv)
+			}
 			theirs := append([]string{"--no-config", "--hidden", "--sort", "path"}, tt.ours...)
 			var ours, ref string
 			var code, refCode int
@@ -419,4 +433,13 @@ func exitCode(t *testing.T, err error) int {
 		t.Fatal(err)
 	}
 	return 0
+}
+
+// setenv sets "K=V", or unsets "K", until t ends.
+func setenv(t *testing.T, kv string) {
+	k, v, set := strings.Cut(kv, "=")
+	t.Setenv(k, v) // restored when t ends
+	if !set {
+		os.Unsetenv(k)
+	}
 }

@@ -105,6 +105,15 @@ or
 .B rootbound\-UID
 in the temporary directory).
 .TP
+.BR TERM ", " NO_COLOR
+as rg reads them:
+.B \-\-color auto
+colours a terminal (and
+.B \-p
+any output) only when TERM is set and not
+.BR dumb ,
+and NO_COLOR is not set.
+.TP
 .B ROOTBOUND_MCP_TOKEN
 a bearer token every request to
 .B rootbound mcp \-\-http

@@ -144,3 +144,16 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// colorsAllowed reports whether this process's environment lets a
+// terminal be coloured, as rg reads it (--color auto): TERM set and not
+// "dumb", and NO_COLOR not set (to any value). cron, `env -i` and CI
+// runners set no TERM.
+func colorsAllowed() bool {
+	term, ok := os.LookupEnv("TERM")
+	if !ok || term == "dumb" {
+		return false
+	}
+	_, no := os.LookupEnv("NO_COLOR")
+	return !no
+}

@@ -96,6 +96,9 @@ type env struct {
 	ctx context.Context
 	cwd string // "" for this process's: PATHs as given
 	tty bool   // stdout is a terminal
+	// colors: the environment lets a terminal be coloured (colorsAllowed;
+	// a client's, on a server).
+	colors bool
 	// stdin is what grep searches when it is given no PATH, or "-", as rg
 	// does: this process's standard input when it is a pipe or a file, nil
 	// otherwise. A server has none of its client's: piped says the client
@@ -113,7 +116,7 @@ func processEnv(stdin io.Reader, stdout io.Writer) (env, func()) {
 	if !searchable(stdin) {
 		stdin = nil
 	}
-	return env{ctx: ctx, tty: isTerminal(stdout), stdin: stdin, piped: stdin != nil, runner: func(ctx context.Context, _ string, cfg host.Config) (*host.Runner, func(), error) {
+	return env{ctx: ctx, tty: isTerminal(stdout), colors: colorsAllowed(), stdin: stdin, piped: stdin != nil, runner: func(ctx context.Context, _ string, cfg host.Config) (*host.Runner, func(), error) {
 		r, err := host.NewRunner(ctx, cfg)
 		if err != nil {
 			return nil, nil, err
@@ -146,7 +149,7 @@ func searchFlags(tool string) (fs *flag.FlagSet, vals *values, c *commandFlags) 
 	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
 	if tool == "grep" {
 		fs.StringVar(&c.color, "color", "auto", "`WHEN`: never, auto (on a terminal) or always")
-		fs.BoolVarP(&c.pretty, "pretty", "p", false, "--color always --heading -n")
+		fs.BoolVarP(&c.pretty, "pretty", "p", false, "--heading -n, coloured as on a terminal (--color auto, piped too)")
 		for _, name := range []string{"no-config", "no-require-git", "multiline-dotall"} {
 			fs.Bool(name, false, "accepted, for rg: rootbound reads no configuration, applies .gitignore outside git repositories too, and -U always lets . match a newline")
 		}
@@ -198,7 +201,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if c.pretty {
-		c.color, c.heads, c.lineNumbers = "always", tri{set: true, on: true}, tri{set: true, on: true}
+		c.heads, c.lineNumbers = tri{set: true, on: true}, tri{set: true, on: true}
 	}
 	if c.color != "never" && c.color != "auto" && c.color != "always" {
 		fmt.Fprintf(stderr, "rootbound %s: --color %q, want never, auto or always\n", tool, c.color)
@@ -283,10 +286,12 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		Heading:  c.heads.or(tty) && !c.vimgrep,
 		Column:   c.column, Vimgrep: c.vimgrep,
 		LineNumbers: c.lineNumbers.or(tty) || c.column || c.vimgrep,
-		Color:       c.color == "always" || c.color == "auto" && tty,
-		Null:        c.null,
-		Trim:        c.trim,
-		Grep:        &grep,
+		// As rg: --color auto colours a terminal (and -p any output)
+		// whose environment allows it (TERM, NO_COLOR).
+		Color: c.color == "always" || c.color == "auto" && (tty || c.pretty) && e.colors,
+		Null:  c.null,
+		Trim:  c.trim,
+		Grep:  &grep,
 	}
 	if c.vimgrep {
 		style.Filename, style.Color = true, false // as rg prints it

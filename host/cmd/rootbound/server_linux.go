@@ -92,6 +92,9 @@ type clientRequest struct {
 	Args    []string `json:"args,omitempty"`
 	Cwd     string   `json:"cwd,omitempty"`
 	TTY     bool     `json:"tty,omitempty"`
+	// Colors: the client's environment lets its terminal be coloured
+	// (colorsAllowed: TERM, NO_COLOR).
+	Colors bool `json:"colors,omitempty"`
 	// Stdin: the client's standard input is a pipe or a file, which a grep
 	// with no PATH searches, in the client's process (fallback).
 	Stdin bool `json:"stdin,omitempty"`
@@ -158,7 +161,7 @@ func callServer(dir string, req clientRequest, stdout, stderr io.Writer) (int, b
 		return 0, false
 	}
 	defer conn.Close()
-	req.Version, req.Home, req.Config = buildID(), os.Getenv("HOME"), os.Getenv("XDG_CONFIG_HOME")
+	req.Version, req.Home, req.Config, req.Colors = buildID(), os.Getenv("HOME"), os.Getenv("XDG_CONFIG_HOME"), colorsAllowed()
 	line, _ := json.Marshal(req)
 	if _, err := conn.Write(append(line, '\n')); err != nil {
 		return 0, false
@@ -548,7 +551,7 @@ func (s *server) handle(conn *net.UnixConn) {
 		_, _ = io.Copy(io.Discard, br)
 		cancel()
 	}()
-	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, piped: req.Stdin, runner: s.runner}
+	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, colors: req.Colors, piped: req.Stdin, runner: s.runner}
 	code := command(req.Args[0]).in(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
 	if code == fallback {
 		w.send(frameFallback, nil)
