@@ -236,8 +236,12 @@ func (c *config) validate() error {
 // compilationCache returns the on-disk cache of compiled modules: the
 // configured directory, or rootbound/wazero under the user's cache
 // directory, or, when that cannot be written, one under the system's
-// temporary directory. Without any, each runner compiles the module again
-// (1–3 s), so what was given up is returned as a warning, not dropped.
+// temporary directory. What the cache holds is run as native code, so a
+// directory is used only when no other user could have written a file in
+// it (private.Dir: this user's, 0700, no other user able to rename or
+// replace a directory on the way, no link but the system's own).
+// Without any, each runner compiles the module again (1–3 s), so what
+// was given up is returned as a warning, not dropped.
 func (c *config) compilationCache() (wazero.CompilationCache, string) {
 	var dirs []string
 	if c.cacheDir != nil {
@@ -270,9 +274,10 @@ func (c *config) compilationCache() (wazero.CompilationCache, string) {
 	return nil, "no compilation cache (each runner compiles the module, 1–3 s): " + strings.Join(failures, "; ")
 }
 
-// writable makes dir and checks that a file can be written in it.
+// writable makes dir, checks that no other user can write in it
+// (private.Dir), and that a file can be written in it.
 func writable(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := private.Dir(dir); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "probe")

@@ -1,36 +1,20 @@
 // Package private makes and checks the directories only this user may
-// open: the resident server's socket directory and the index cache.
+// write: the resident server's socket directory, the index cache and the
+// compiled module's cache. What is in them is trusted (a compiled module
+// is run as native code), so a directory is held to more than its own
+// mode: no other user may change any directory on the way to it either.
 package private
 
-import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-)
-
-// Dir makes dir (mode 0700, and its parents) unless it is there, and
-// checks it is a directory, not a link, of this user's, that no other user
-// can open.
-func Dir(dir string) error {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	switch {
-	case !fi.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
-	case !owned(fi):
-		return fmt.Errorf("%s is not this user's", dir)
-	case fi.Mode().Perm()&0o077 != 0 && checksMode:
-		return fmt.Errorf("%s can be opened by other users (mode %v)", dir, fi.Mode().Perm())
-	}
-	return nil
-}
+// Dir makes dir (mode 0700, and each missing parent 0700) unless it is
+// there, and checks it as it opened it, a component at a time from "/",
+// never by name alone (the per-system walk says how; on Windows a
+// directory's mode bits say nothing of who may open it, and Dir only makes
+// it): dir is a directory of this user's that no other user can open, no
+// component on the way to it is a link (but, for a user other than root,
+// one only root can change: the system's own layout, as /home -> var/home
+// on some systems), and
+// every directory above it belongs to root or this user and no one else
+// can write it, unless it is sticky (/tmp) and the next one is root's or
+// this user's. Then no other user can rename, replace or write into
+// anything on the path, so what is named later is what was checked.
+func Dir(dir string) error { return check(dir) }

@@ -1,0 +1,145 @@
+package host
+
+// The doors around the sandbox (issue 49): what the host does for a
+// caller outside the module (its caches, the command's PATH, the resident
+// server) held to the module's own rules. The cases that need two users
+// run only as root, which CI is: they run copies of this test binary as
+// throwaway users (uids and gids no account has), as TestHostileUnreadable
+// does.
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rootbound/rootbound/internal/testtree"
+)
+
+// Throwaway users: a victim, and another user of the same machine.
+const (
+	victimID = 65534
+	otherID  = 65533
+)
+
+// doorsChild names, in a child's environment, what the child does.
+const doorsChild = "ROOTBOUND_DOORS_CHILD"
+
+// openToAll makes the test's temporary directory base, and the one the
+// testing package made above it, searchable by every user (never anything
+// above them), so that a throwaway user can run a copy of this binary.
+func openToAll(t *testing.T, base string) {
+	t.Helper()
+	for _, d := range []string{filepath.Dir(base), base} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runAs runs test in a copy of this test binary (made in base, which
+// openToAll opened) as the user cred, with env (and doorsChild=what), and
+// returns what it printed.
+func runAs(t *testing.T, base string, cred *syscall.Credential, test, what string, env ...string) (string, error) {
+	t.Helper()
+	bin := filepath.Join(base, "host.test")
+	if _, err := os.Stat(bin); err != nil {
+		exe, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, exe, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, "-test.run=^"+test+"$", "-test.v")
+	cmd.Dir = base
+	// ROOTBOUND_TEST_CACHE: the child's TestMain leaves XDG_CACHE_HOME as
+	// env says (unset: the user's cache directory is HOME's).
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "ROOTBOUND_TEST_CACHE=set", doorsChild + "=" + what}, env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// TestHostileCompiledCache: the compiled module's cache is native code
+// the process runs, so a directory another user could have written is
+// never used. The victim's HOME cannot be written (HOME=/nonexistent, as
+// Debian gives system users), so its cache falls back to rootbound-UID in
+// the temporary directory, which another user made first, open to all:
+// the victim must refuse it (and say so), write nothing in it, and read
+// nothing from it; once the directory is the victim's own and closed to
+// others, it is used.
+func TestHostileCompiledCache(t *testing.T) {
+	if os.Getenv(doorsChild) == "compiled cache" {
+		r, err := NewRunner(context.Background(), NewConfig().WithRoot("/workspace", os.Getenv("ROOTBOUND_DOORS_TREE")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close(context.Background())
+		for _, w := range r.Warnings() {
+			fmt.Println("warning:", w)
+		}
+		if res, err := r.Glob(context.Background(), GlobArgs{Pattern: "*.txt"}); err != nil || len(res.Items) != 1 {
+			t.Fatalf("glob: %v", err)
+		}
+		return
+	}
+	if os.Geteuid() != 0 {
+		record("compiled cache in a directory another user made", "wazero library", "not run: needs root, to be two users", true)
+		t.Skip("needs root: the case is two users")
+	}
+	base := t.TempDir()
+	openToAll(t, base)
+	tree := filepath.Join(base, "tree")
+	testtree.Write(t, tree, map[string]string{"ok.txt": needle + "\n"})
+	tmp := filepath.Join(base, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(tmp, 0o777|fs.ModeSticky)
+	planted := filepath.Join(tmp, fmt.Sprintf("rootbound-%d", victimID))
+	for _, d := range []string{planted, filepath.Join(planted, "wazero")} {
+		if err := os.Mkdir(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(d, 0o777)
+		os.Chown(d, otherID, otherID)
+	}
+	victim := &syscall.Credential{Uid: victimID, Gid: victimID}
+	env := []string{"HOME=/nonexistent", "TMPDIR=" + tmp, "ROOTBOUND_DOORS_TREE=" + tree}
+
+	out, err := runAs(t, base, victim, "TestHostileCompiledCache", "compiled cache", env...)
+	var written []string
+	filepath.WalkDir(planted, func(p string, d fs.DirEntry, err error) error {
+		if info, e := d.Info(); err == nil && e == nil && info.Sys().(*syscall.Stat_t).Uid == victimID {
+			written = append(written, p[len(planted):])
+		}
+		return nil
+	})
+	ok := err == nil && len(written) == 0 && strings.Contains(out, "no compilation cache") && strings.Contains(out, planted+" can be renamed or replaced by another user")
+	record("compiled cache in a directory another user made", "wazero library",
+		map[bool]string{true: "refused, with a warning; nothing written there", false: fmt.Sprintf("used: the victim wrote %q", written)}[ok], ok)
+	if !ok {
+		t.Errorf("another user's directory: %v, the victim wrote %q there\n%s", err, written, out)
+	}
+
+	// The same directory, the victim's own and closed to others: used.
+	os.RemoveAll(planted)
+	if err := os.Mkdir(planted, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(planted, victimID, victimID)
+	out, err = runAs(t, base, victim, "TestHostileCompiledCache", "compiled cache", env...)
+	entries, _ := os.ReadDir(filepath.Join(planted, "wazero"))
+	ok = err == nil && len(entries) > 0 && strings.Contains(out, "the compilation cache is in")
+	record("compiled cache in the victim's own directory", "wazero library", map[bool]string{true: "used", false: "not used"}[ok], ok)
+	if !ok {
+		t.Errorf("the victim's own directory: %v, %d entries\n%s", err, len(entries), out)
+	}
+}
