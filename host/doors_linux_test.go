@@ -143,3 +143,76 @@ func TestHostileCompiledCache(t *testing.T) {
 		t.Errorf("the victim's own directory: %v, %d entries\n%s", err, len(entries), out)
 	}
 }
+
+// TestHostileIndexCacheFile: a saved index is data, checked before it is
+// trusted and bounded before it is read. In a root's cache file's place:
+// a valid header followed by 3 GiB (sparse) of zeros, a FIFO (which an
+// open would wait on for ever), a link to a valid file elsewhere. Each is
+// refused before a byte is read, with a warning, removed, and the index
+// built from the files, whose answers are then right.
+func TestHostileIndexCacheFile(t *testing.T) {
+	ctx := context.Background()
+	tree := testtree.New(t, map[string]string{"a.txt": needle + "\n", "b.txt": "other\n"})
+	cache := filepath.Join(t.TempDir(), "cache")
+	cfg := NewConfig().WithRoot("/workspace", tree).WithParallelism(1).WithIndex(true, 0).WithIndexCache(cache)
+	first, err := NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitIndex(t, first)
+	path, key := first.cacheFile(0)
+	first.Close(ctx)
+	valid, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := filepath.Join(t.TempDir(), "valid.rbix")
+	os.WriteFile(elsewhere, valid, 0o600)
+	for _, c := range []struct {
+		name, want string
+		plant      func() error
+	}{
+		{name: "a valid header, then 3 GiB of zeros", want: "more than an index may", plant: func() error {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if _, err := f.Write(append([]byte(cacheMagic), key[:]...)); err != nil {
+				return err
+			}
+			return f.Truncate(3 << 30)
+		}},
+		{name: "a FIFO", want: "not a regular file", plant: func() error { return syscall.Mkfifo(path, 0o600) }},
+		{name: "a link to a valid file", want: "too many levels of symbolic links", plant: func() error { return os.Symlink(elsewhere, path) }},
+	} {
+		os.Remove(path)
+		if err := c.plant(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRunner(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(r.Warnings(), "\n"), c.want)
+		built, found := false, false
+		if warned {
+			waitIndex(t, r)
+			res, err := r.Grep(ctx, GrepArgs{Pattern: needle})
+			r.mu.Lock()
+			built = r.ix.read == 2 && r.ix.calls > 0
+			r.mu.Unlock()
+			found = err == nil && len(res.Items) == 1 && res.Items[0].Path == "a.txt"
+		}
+		r.Close(ctx)
+		fi, err := os.Lstat(path)
+		rewritten := err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<20
+		ok := warned && built && found && rewritten
+		record("index cache file: "+c.name, "wazero library, index",
+			map[bool]string{true: "refused unread, with a warning; the index built from the files and saved again",
+				false: fmt.Sprintf("warned %v, built from the files %v, answer right %v, saved again %v", warned, built, found, rewritten)}[ok], ok)
+		if !ok {
+			t.Errorf("%s: warnings %q; built from the files %v, answer right %v, saved again %v", c.name, r.Warnings(), built, found, rewritten)
+		}
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,17 +88,18 @@ func (r *Runner) loadCache(inst *instance) (bool, error) {
 	buf := make([]byte, protocol.MaxChunkBytes)
 	for i, root := range r.cfg.roots {
 		path, key := r.cacheFile(i)
-		f, err := os.Open(path)
+		f, size, err := r.openCacheFile(path)
 		if err != nil {
-			continue
+			continue // none, or refused (NewRunner warned of what was there)
 		}
 		head := make([]byte, len(cacheMagic)+len(key))
 		if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, append([]byte(cacheMagic), key[:]...)) {
 			f.Close()
 			continue // another root's, another module's, or not a cache file
 		}
+		body := io.LimitReader(f, size-int64(len(head)))
 		for {
-			n, rerr := io.ReadFull(f, buf)
+			n, rerr := io.ReadFull(body, buf)
 			if n > 0 {
 				done, err := exchange(inst, &protocol.Request{V: protocol.Version, ID: "load", Load: &protocol.Chunk{Root: root.Name, Bytes: buf[:n]}},
 					func(*protocol.Line) error { return nil })
@@ -113,6 +116,57 @@ func (r *Runner) loadCache(inst *instance) (bool, error) {
 		f.Close()
 	}
 	return loaded, nil
+}
+
+// maxCacheFile is the most a root's cache file may hold: its header and
+// an index as large as one may be (indexCap). A larger file could not be
+// the module's, and would be read whole before its checksum said so.
+func (r *Runner) maxCacheFile() int64 {
+	return int64(len(cacheMagic)+sha256.Size) + r.cfg.indexCap()
+}
+
+// openCacheFile opens a cache file to read, without following a link and
+// without blocking (a FIFO in its place would hold the build for ever),
+// and returns it with its size, or an error saying why it is not to be
+// read: not a regular file, or larger than maxCacheFile. What it returns
+// is decided on the file opened, not its name.
+func (r *Runner) openCacheFile(path string) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|cacheOpenFlags, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("%s is not a regular file (%v)", path, fi.Mode().Type())
+	case fi.Size() > r.maxCacheFile():
+		err = fmt.Errorf("%s holds %d bytes, more than an index may (%d)", path, fi.Size(), r.maxCacheFile())
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, fi.Size(), nil
+}
+
+// checkCacheFiles looks at the index cache's files of the roots before
+// any is read, and removes one that is not to be read, with a warning
+// (a build from the files writes it again): NewRunner's, whose warnings
+// a program shows before its first call.
+func (r *Runner) checkCacheFiles() {
+	for i := range r.cfg.roots {
+		path, _ := r.cacheFile(i)
+		f, _, err := r.openCacheFile(path)
+		switch {
+		case err == nil:
+			f.Close()
+		case errors.Is(err, fs.ErrNotExist):
+		default:
+			r.warnings = append(r.warnings, fmt.Sprintf("the index cache's file was not read, and is removed (the index is built from the files): %v", err))
+			os.Remove(path)
+		}
+	}
 }
 
 // cacheWriter writes the index cache's files from an index request's

@@ -150,6 +150,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		} else {
 			r.indexCache = c.indexCache
 			removeStale(r.indexCache)
+			r.checkCacheFiles()
 		}
 	}
 	r.mu.Lock()
