@@ -950,6 +950,8 @@ func TestHostileArguments(t *testing.T) {
 		{"list: offset negative", call{list: &ListArgs{Offset: -1}}, protocol.CodeInvalidArgument},
 		{"list: max_results past the ceiling", call{list: &ListArgs{MaxResults: protocol.MaxResultsCeiling + 1}}, protocol.CodeInvalidArgument},
 		{"list: a file (listed alone)", call{list: &ListArgs{Path: "sanity.txt"}}, ""},
+		{"list: exclude of 257 globs", call{list: &ListArgs{Exclude: slices.Repeat([]string{"*.x"}, protocol.MaxListItems+1)}}, protocol.CodeInvalidArgument},
+		{"list: exclude of 256 globs (the bound)", call{list: &ListArgs{Exclude: slices.Repeat([]string{"*.x"}, protocol.MaxListItems)}}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

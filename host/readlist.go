@@ -63,6 +63,9 @@ func (r *Runner) PrepareList(args ListArgs) (*Prepared, error) {
 // the module has and the host knows no more of (its row in tools) needs
 // nothing else to be run.
 func (r *Runner) preparePath(tool string, call protocol.Call, path *string) (*Prepared, error) {
+	if err := call.CheckLists(); err != nil {
+		return nil, err
+	}
 	*path = r.hostPath(*path, false)
 	rd, err := r.resolve(*path)
 	if err != nil {

@@ -151,12 +151,4 @@ func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encode
 }
 
 // tooLong refuses a request whose lists are longer than a call may carry.
-func tooLong(req protocol.Request) *protocol.Error {
-	switch {
-	case req.Glob != nil:
-		return req.Glob.CheckLists()
-	case req.Grep != nil:
-		return req.Grep.CheckLists()
-	}
-	return nil
-}
+func tooLong(req protocol.Request) *protocol.Error { return req.Call.CheckLists() }

@@ -67,6 +67,12 @@ type GlobArgs struct {
 	Offset int `json:"offset,omitempty"`
 }
 
+// CheckLists refuses a glob call whose lists (glob, exclude, entry_type, type,
+// type_not) hold more than MaxListItems items or MaxListBytes bytes.
+func (a *GlobArgs) CheckLists() *Error {
+	return checkLists([]string{"glob", "exclude", "entry_type", "type", "type_not"}, a.Glob, a.Exclude, a.EntryType, a.Type, a.TypeNot)
+}
+
 // GrepArgs searches file contents, line by line: a match never spans lines
 // unless Multiline is set.
 type GrepArgs struct {
@@ -175,6 +181,12 @@ type GrepArgs struct {
 	Offset int `json:"offset,omitempty"`
 }
 
+// CheckLists refuses a grep call whose lists (glob, iglob, patterns, type,
+// type_not) hold more than MaxListItems items or MaxListBytes bytes.
+func (a *GrepArgs) CheckLists() *Error {
+	return checkLists([]string{"glob", "iglob", "patterns", "type", "type_not"}, a.Glob, a.Iglob, a.Patterns, a.Type, a.TypeNot)
+}
+
 // ReadArgs reads lines of one file, numbered, as grep's items.
 type ReadArgs struct {
 	// Path is the file to read, relative to the default root or under a root's
@@ -193,6 +205,9 @@ type ReadArgs struct {
 	// the offset to read on.
 	MaxBytes int `json:"max_bytes,omitempty"`
 }
+
+// CheckLists checks the lists of a read call: it has none.
+func (a *ReadArgs) CheckLists() *Error { return nil }
 
 // ListArgs lists one directory's entries, or a small tree of them, with their
 // kinds and sizes, as glob picks them.
@@ -226,6 +241,12 @@ type ListArgs struct {
 	Offset int `json:"offset,omitempty"`
 }
 
+// CheckLists refuses a list call whose lists (exclude) hold more than
+// MaxListItems items or MaxListBytes bytes.
+func (a *ListArgs) CheckLists() *Error {
+	return checkLists([]string{"exclude"}, a.Exclude)
+}
+
 // StatArgs describes one path: its kind, and a file's size and how many lines
 // it has, as read numbers them.
 type StatArgs struct {
@@ -234,6 +255,27 @@ type StatArgs struct {
 	// of a root and any path into .git are CodeOutsideRoot, a symbolic link at
 	// any component CodeSymlink, a FIFO, socket or device CodeNotAFile.
 	Path string `json:"path"`
+}
+
+// CheckLists checks the lists of a stat call: it has none.
+func (a *StatArgs) CheckLists() *Error { return nil }
+
+// CheckLists checks the lists of the tool c calls (CheckLists of its
+// arguments).
+func (c *Call) CheckLists() *Error {
+	switch {
+	case c.Glob != nil:
+		return c.Glob.CheckLists()
+	case c.Grep != nil:
+		return c.Grep.CheckLists()
+	case c.Read != nil:
+		return c.Read.CheckLists()
+	case c.List != nil:
+		return c.List.CheckLists()
+	case c.Stat != nil:
+		return c.Stat.CheckLists()
+	}
+	return nil
 }
 
 // Call is the tool a request calls, by the one field it sets, with its

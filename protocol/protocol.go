@@ -190,16 +190,6 @@ const (
 	MaxListBytes = 64 << 10
 )
 
-// CheckLists refuses a call whose lists are longer than MaxListItems.
-func (a *GlobArgs) CheckLists() *Error {
-	return checkLists("exclude", a.Exclude, "glob", a.Glob, "entry_type", a.EntryType, "type", a.Type, "type_not", a.TypeNot)
-}
-
-// CheckLists refuses a call whose lists are longer than MaxListItems.
-func (a *GrepArgs) CheckLists() *Error {
-	return checkLists("glob", a.Glob, "iglob", a.Iglob, "type", a.Type, "type_not", a.TypeNot, "patterns", a.Patterns)
-}
-
 // ContextLines returns how many lines of context a grep takes before and
 // after each result, as rg reads -A, -B and -C: each of -A and -B wins
 // over -C. Only content mode takes any.
@@ -217,24 +207,23 @@ func (a *GrepArgs) ContextLines() (before, after int) {
 	return before, after
 }
 
-// CheckLists checks the lengths of the lists of a list call (none).
-func (a *ListArgs) CheckLists() *Error { return nil }
+// CheckLists checks the lengths of the lists of a request to index. (A
+// tool's CheckLists is generated from the table of options, args.go.)
+func (a *IndexArgs) CheckLists() *Error { return checkLists([]string{"roots"}, a.Roots) }
 
-// CheckLists checks the lengths of the lists of a request to index.
-func (a *IndexArgs) CheckLists() *Error { return checkLists("roots", a.Roots) }
-
-func checkLists(pairs ...any) *Error {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		l := pairs[i+1].(Strings)
+// checkLists refuses the first of lists (names[i] names lists[i]) with
+// more than MaxListItems items or MaxListBytes bytes.
+func checkLists(names []string, lists ...Strings) *Error {
+	for i, l := range lists {
 		if len(l) > MaxListItems {
-			return NewError(CodeInvalidArgument, fmt.Sprintf("%s has %d items, want at most %d", pairs[i], len(l), MaxListItems))
+			return NewError(CodeInvalidArgument, fmt.Sprintf("%s has %d items, want at most %d", names[i], len(l), MaxListItems))
 		}
 		n := 0
 		for _, s := range l {
 			n += len(s)
 		}
 		if n > MaxListBytes {
-			return NewError(CodeInvalidArgument, fmt.Sprintf("%s holds %d bytes, want at most %d", pairs[i], n, MaxListBytes))
+			return NewError(CodeInvalidArgument, fmt.Sprintf("%s holds %d bytes, want at most %d", names[i], n, MaxListBytes))
 		}
 	}
 	return nil

@@ -149,3 +149,38 @@ func kindFits(k options.Kind, t reflect.Type) bool {
 	}
 	return false
 }
+
+// TestListsChecked: every list option of every tool is bounded, in items
+// and in bytes, by its call's CheckLists (generated from this table), and
+// a list at the bounds is taken.
+func TestListsChecked(t *testing.T) {
+	for _, tool := range options.All {
+		for _, o := range options.For(tool) {
+			if o.Kind != options.Strings && o.Kind != options.Array {
+				continue
+			}
+			item := "x"
+			big := string(bytes.Repeat([]byte("y"), protocol.MaxListBytes/protocol.MaxListItems))
+			for _, c := range []struct {
+				name  string
+				items []string
+				want  string // in the error; "" for none
+			}{
+				{name: "at the bound of items", items: slices.Repeat([]string{item}, protocol.MaxListItems)},
+				{name: "an item more", items: slices.Repeat([]string{item}, protocol.MaxListItems+1), want: o.Name + " has 257 items"},
+				{name: "at the bound of bytes", items: slices.Repeat([]string{big}, protocol.MaxListItems)},
+				{name: "a byte more", items: append(slices.Repeat([]string{big}, protocol.MaxListItems-1), big+"y"), want: o.Name + " holds 65537 bytes"},
+			} {
+				raw, _ := json.Marshal(map[string]map[string]any{options.Names[tool]: {o.Name: c.items}})
+				var call protocol.Call
+				if err := json.Unmarshal(raw, &call); err != nil {
+					t.Fatal(err)
+				}
+				err := call.CheckLists()
+				if c.want == "" && err != nil || c.want != "" && (err == nil || err.Code != protocol.CodeInvalidArgument || !bytes.Contains([]byte(err.Message), []byte(c.want))) {
+					t.Errorf("%s %s, %s: %v, want %q", options.Names[tool], o.Name, c.name, err, c.want)
+				}
+			}
+		}
+	}
+}

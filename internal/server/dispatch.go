@@ -5,8 +5,11 @@ package server
 import "github.com/rootbound/rootbound/protocol"
 
 // dispatch runs the tool the request calls (DecodeRequest made sure it
-// calls one): the method of the tool's name.
+// calls one): the method of the tool's name, once its lists are checked.
 func (s *Server) dispatch(c *call, req *protocol.Call) {
+	if c.err = req.CheckLists(); c.err != nil {
+		return
+	}
 	switch {
 	case req.Glob != nil:
 		s.glob(c, req.Glob)

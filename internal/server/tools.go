@@ -43,9 +43,6 @@ func (s *Server) begin(c *call, maxResults int, path string, a pick) (scope, boo
 }
 
 func (s *Server) glob(c *call, a *protocol.GlobArgs) {
-	if c.err = a.CheckLists(); c.err != nil {
-		return
-	}
 	if _, err := match.CompileGlob(a.Pattern, a.CaseInsensitive); err != nil {
 		c.err = patternError(err)
 		return
@@ -156,9 +153,6 @@ func entryKinds(a *protocol.GlobArgs) (kinds, *protocol.Error) {
 }
 
 func (s *Server) grep(c *call, a *protocol.GrepArgs) {
-	if c.err = a.CheckLists(); c.err != nil {
-		return
-	}
 	mode, so, perr := grepOptions(a)
 	if perr != nil {
 		c.err = perr
