@@ -143,6 +143,7 @@ fuzz:
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzDecodeRequest -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/wire -run '^$$' -fuzz FuzzItemLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./protocol -run '^$$' -fuzz FuzzEscapeName -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
+	$(GO) test ./host/internal/escape -run '^$$' -fuzz FuzzPiped -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileGlob -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzCompileLine -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)
 	$(GO) test ./internal/match -run '^$$' -fuzz FuzzPrefilter -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN)

@@ -14,9 +14,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rootbound/rootbound/internal/testtree"
 )
@@ -213,6 +216,106 @@ func TestHostileIndexCacheFile(t *testing.T) {
 				false: fmt.Sprintf("warned %v, built from the files %v, answer right %v, saved again %v", warned, built, found, rewritten)}[ok], ok)
 		if !ok {
 			t.Errorf("%s: warnings %q; built from the files %v, answer right %v, saved again %v", c.name, r.Warnings(), built, found, rewritten)
+		}
+	}
+}
+
+// residentServer starts the command's resident server bin in a directory
+// of the test's, stopped when the test ends, and returns the environment
+// under which the command's calls go through it (with the test's own,
+// ROOTBOUND_SERVER=off, they do not). cred, when not nil, is the server's
+// user.
+func residentServer(t *testing.T, bin, dir string, cred *syscall.Credential, env ...string) []string {
+	t.Helper()
+	serverEnv := append(slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, "ROOTBOUND_SERVER") }),
+		append(env, "ROOTBOUND_SERVER_DIR="+dir)...)
+	server := exec.Command(bin, "server")
+	server.Env, server.Dir = serverEnv, "/"
+	server.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stop := exec.Command(bin, "server", "--stop")
+		stop.Env = serverEnv
+		stop.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		if out, err := stop.CombinedOutput(); err != nil {
+			t.Errorf("server --stop: %v %s", err, out)
+			server.Process.Kill()
+		}
+		server.Wait()
+	})
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(dir, "*.sock")); len(m) > 0 {
+			return serverEnv
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the resident server made no socket")
+		}
+	}
+}
+
+// TestHostileForgedNames: a file name cannot forge a line of the command's
+// output. `x\nfake.go:1:FORGED` and names with a carriage return, an
+// escape and a bidi override, listed by glob, grep -l and grep --files to
+// a pipe (a program's, and what an agent reads), in the command's own
+// process, through its resident server, and by the Node host's command:
+// no line is a forged one or holds a raw control; each line reads back to
+// a name of the tree.
+func TestHostileForgedNames(t *testing.T) {
+	bin, _ := buildCLI(t)
+	names := []string{"x\nfake.go:1:FORGED", "cr\rhidden.txt", "esc\x1b[2Jclear.txt", "evil\u202egpj.exe", "plain.txt"}
+	tree := t.TempDir()
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(tree, n), []byte("needle\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serverEnv := residentServer(t, bin, filepath.Join(t.TempDir(), "server"), nil)
+	hosts := []struct {
+		name string
+		argv []string
+		env  []string
+	}{
+		{name: "wazero CLI", argv: []string{bin}, env: os.Environ()},
+		{name: "wazero CLI, server", argv: []string{bin}, env: serverEnv},
+	}
+	if _, err := exec.LookPath("node"); err == nil {
+		hosts = append(hosts, struct {
+			name string
+			argv []string
+			env  []string
+		}{name: "node", argv: []string{"node", "../examples/node/rootbound.mjs"}, env: os.Environ()})
+	}
+	for _, h := range hosts {
+		for _, args := range [][]string{{"glob", "*"}, {"grep", "-l", "needle"}, {"grep", "--files"}} {
+			if h.name == "node" && args[1] == "--files" {
+				continue // the Node command has no --files
+			}
+			argv := append(append(slices.Clone(h.argv), args...), tree)
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env = h.env
+			out, err := cmd.Output()
+			var bad []string
+			var read []string
+			for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+				if strings.HasPrefix(l, `"`) {
+					if u, err := strconv.Unquote(l); err == nil {
+						l = u
+					}
+				} else if l == "fake.go:1:FORGED" || strings.ContainsFunc(l, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\u202e' }) {
+					bad = append(bad, l)
+				}
+				read = append(read, strings.TrimPrefix(l, tree+"/"))
+			}
+			slices.Sort(read)
+			want := slices.Sorted(slices.Values(names))
+			ok := err == nil && len(bad) == 0 && slices.Equal(read, want)
+			what := fmt.Sprintf("%s to a pipe, names forging lines", strings.Join(args, " "))
+			record(what, h.name, map[bool]string{true: "each name on one line, quoted where it would break it; none forged", false: fmt.Sprintf("forged or raw lines %q; read back %q", bad, read)}[ok], ok)
+			if !ok {
+				t.Errorf("%s: %s: %v, lines forged or raw: %q, read back %q\n%q", h.name, what, err, bad, read, out)
+			}
 		}
 	}
 }

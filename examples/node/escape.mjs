@@ -134,3 +134,31 @@ export function escapeLine(l) {
   const buf = asBuffer(l);
   return hazardous(buf) ? write(buf, false) : buf.toString('utf8');
 }
+
+// CONTROL: what breaksLine (escape.Piped) quotes a path for, beside C0,
+// DEL and C1: format characters, line and paragraph separators.
+const CONTROL = /^[\p{Cf}\p{Zl}\p{Zp}]$/u;
+const breaksLine = (cp) => cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x80 && CONTROL.test(String.fromCodePoint(cp)));
+const NAMED = { 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r' };
+const octal = (b) => '\\' + b.toString(8).padStart(3, '0');
+
+/**
+ * pipedPath prints a path in a list of paths a line, to a pipe
+ * (escape.Piped): its bytes (a Buffer) as they are, unless it holds a
+ * character that could break its line or reorder it, a double quote or a
+ * backslash; then double-quoted as git's core.quotePath quotes a name.
+ */
+export function pipedPath(p) {
+  const buf = asBuffer(p);
+  const rs = [...runes(buf)];
+  if (!rs.some((r) => r.bad === undefined && (breaksLine(r.cp) || r.cp === 0x22 || r.cp === 0x5c))) return buf;
+  let out = '"';
+  for (const r of rs) {
+    if (r.bad !== undefined) out += octal(r.bad);
+    else if (r.cp === 0x22 || r.cp === 0x5c) out += '\\' + String.fromCodePoint(r.cp);
+    else if (NAMED[r.cp]) out += '\\' + NAMED[r.cp];
+    else if (breaksLine(r.cp)) out += [...r.bytes].map(octal).join('');
+    else out += r.bytes.toString('utf8');
+  }
+  return Buffer.from(out + '"', 'utf8');
+}

@@ -2,7 +2,7 @@
 // by the same rules as the Go printer (host/internal/printer), which a test
 // holds this to on the conformance corpus (node_test.go, TestPrinterAgrees).
 
-import { quotePath, shownPath, escapeLine } from './escape.mjs';
+import { quotePath, shownPath, escapeLine, pipedPath } from './escape.mjs';
 
 // data is a protocol data value: a string, or a Buffer of raw bytes.
 export function data(d) {
@@ -18,13 +18,14 @@ function joined(prefix, d) {
 const plural = (n, one, many) => (n === 1 ? one : many);
 
 /**
- * name prints a path for whom style.names says (printer.Names): 'exact'
- * its bytes (a Buffer), for a program; 'shown' as rg and fd show names, for
- * a person at a terminal; else so that it can never pass for a result or a
+ * name prints a path for whom style.names says (printer.Names): 'piped'
+ * its bytes (a Buffer), quoted only when one could break its line, for a
+ * program reading a list a line; 'shown' as rg and fd show names, for a
+ * person at a terminal; else so that it can never pass for a result or a
  * notice, for text a model may read.
  */
 function name(p, names) {
-  if (names === 'exact') return asBytes(p);
+  if (names === 'piped') return pipedPath(p);
   return names === 'shown' ? shownPath(p) : quotePath(p);
 }
 
@@ -37,15 +38,15 @@ const asBytes = (p) => (Buffer.isBuffer(p) ? p : Buffer.from(p, 'utf8'));
  * both by default, as a model reads results), and names.
  */
 export function item(prefix, it, style = { filename: true, lineNumbers: true }) {
-  if (style.names === 'exact' && !it.line_number && !it.kind && !it.count) {
-    return Buffer.concat([asBytes(joined(prefix, it.path)), Buffer.from('\n')]);
+  if (style.names === 'piped' && !it.line_number && !it.kind && !it.count) {
+    return Buffer.concat([pipedPath(joined(prefix, it.path)), Buffer.from('\n')]);
   }
   if (style.numbered && it.line_number) {
     // A read's line, as cat -n numbers it.
     return `${String(it.line_number).padStart(6)}\t${it.text ? escapeLine(data(it.text)) : '[Omitted long line]'}\n`;
   }
   const own = prefix && it.path?.text === './'; // stat of the directory PATH names
-  const p = name(own ? prefix : joined(prefix, it.path), style.names === 'exact' ? 'model' : style.names);
+  const p = name(own ? prefix : joined(prefix, it.path), style.names === 'piped' ? 'model' : style.names);
   if (it.kind === 'file') {
     const bytes = it.size === 1 ? '1 byte' : `${it.size ?? 0} bytes`;
     if (it.count) return `${p} (${bytes}, ${it.count === 1 ? '1 line' : `${it.count} lines`})\n`; // stat's file: its lines too

@@ -171,9 +171,10 @@ async function search(tool, argv) {
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [PATH]');
   req.pattern = pos[0];
   // Names as the Go command prints them (its names()): a list of paths to a
-  // pipe is a program's, their bytes; a terminal shows them as rg and fd do.
+  // pipe is a program's, their bytes quoted only when one could break its
+  // line; a terminal shows them as rg and fd do.
   const pathsOnly = tool === 'glob' || ['files_with_matches', 'files_without_match'].includes(req.output_mode ?? 'files_with_matches');
-  style.names = !tty && pathsOnly ? 'exact' : tty ? 'shown' : 'model';
+  style.names = !tty && pathsOnly ? 'piped' : tty ? 'shown' : 'model';
   // As fd: a glob pattern without an upper-case letter ignores case, unless -s.
   if (tool === 'glob' && !caseSensitive && !/\p{Lu}/u.test(req.pattern)) req.case_insensitive = true;
   const { root, file, prefix } = target(pos[1] ?? '.', pos.length === 2);

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,9 +45,10 @@ func hostileNames(n int) []string {
 	return names
 }
 
-// TestNamesRoundTrip: what the command prints for a program (-0, a list
-// of paths to a pipe) is each name's bytes, so xargs -0 hands every path
-// back exactly; 1,000 hostile names lose or change none.
+// TestNamesRoundTrip: what the command prints for a program is each
+// name's bytes (-0), so xargs -0 hands every path back exactly, or, in a
+// list of paths a line to a pipe, those bytes quoted as git quotes when
+// one could break the line; 1,000 hostile names lose or change none.
 func TestNamesRoundTrip(t *testing.T) {
 	xargs, err := exec.LookPath("xargs")
 	if err != nil {
@@ -95,16 +97,25 @@ func TestNamesRoundTrip(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			if tt.sep == '\n' {
-				// A list by lines carries each name's bytes too: every line
-				// is a path, and the names without a newline are all there.
-				got := map[string]bool{}
+				// A list by lines: every line is one path, its bytes as they
+				// are, or quoted as git quotes a name (escape.Piped) when
+				// one could break or reorder its line, which strconv.Unquote
+				// reads back. Every name is there, none twice.
+				var got []string
 				for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-					got[l] = true
-				}
-				for _, p := range want {
-					if !strings.Contains(p, "\n") && !got[p] {
-						t.Fatalf("%q is not printed as it is", p)
+					if strings.HasPrefix(l, `"`) {
+						u, err := strconv.Unquote(l)
+						if err != nil {
+							t.Fatalf("%q: %v", l, err)
+						}
+						l = u
+					} else if strings.ContainsAny(l, "\r\x1b\u202e") {
+						t.Fatalf("%q is printed as it is", l)
 					}
+					got = append(got, l)
+				}
+				if slices.Sort(got); !slices.Equal(got, want) {
+					t.Fatalf("%d paths read back, want %d; first difference: %s", len(got), len(want), firstDifference(got, want))
 				}
 				return
 			}
@@ -158,8 +169,9 @@ func runPipe(t *testing.T, stdin, name string, args ...string) string {
 // TestNamesFor: one rule for names, by reader. A person at a terminal
 // sees a name as rg and fd show it, quoted only when it holds a character
 // that could drive the terminal; an agent reading lines through a pipe
-// gets the form that can never pass for a result or a notice; a program
-// gets the bytes.
+// gets the form that can never pass for a result or a notice; a list of
+// paths to a pipe gets the bytes unless one could break the line; a
+// program that asks (-0) gets the bytes.
 func TestNamesFor(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"2024-01-15-x.md", "a:b.txt", "esc\x1b[31m.txt"} {
@@ -175,8 +187,10 @@ func TestNamesFor(t *testing.T) {
 	}{
 		{name: "glob on a terminal", args: []string{"glob", "*"}, tty: true,
 			want: "2024-01-15-x.md\na:b.txt\n\"esc\\x1b[31m.txt\"\n"},
-		{name: "glob to a pipe: bytes", args: []string{"glob", "*"},
-			want: "2024-01-15-x.md\na:b.txt\nesc\x1b[31m.txt\n"},
+		{name: "glob to a pipe: bytes, quoted as git quotes when one breaks a line", args: []string{"glob", "*"},
+			want: "2024-01-15-x.md\na:b.txt\n\"esc\\033[31m.txt\"\n"},
+		{name: "glob -0 to a pipe: bytes", args: []string{"glob", "-0", "*"},
+			want: "./2024-01-15-x.md\x00./a:b.txt\x00./esc\x1b[31m.txt\x00"},
 		{name: "grep lines to a pipe: never a forged result", args: []string{"grep", "needle"},
 			want: "\"2024-01-15-x.md\":needle\n\"a:b.txt\":needle\n\"esc\\x1b[31m.txt\":needle\n"},
 		{name: "grep -0 lines to a pipe: bytes", args: []string{"grep", "-0", "needle"},

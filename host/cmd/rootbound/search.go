@@ -758,15 +758,19 @@ func prefixed(line []byte, prefix string) []byte {
 	return b.Bytes()
 }
 
-// names is for whom names are printed: a program gets their bytes (-0, or
-// a list of paths to a pipe, as xargs and while-read loops take them); a
-// person at a terminal sees them as rg and fd show them; anything else,
-// which is what an agent reads when it runs the command, prints a name
-// so that it can never pass for a result or a notice.
+// names is for whom names are printed: a program that asks for their
+// bytes gets them (-0); a list of paths to a pipe gets each path's bytes
+// unless one could break its line, quoted then as git quotes (xargs and
+// while-read loops take them, and a name can never make a line of its
+// own); a person at a terminal sees them as rg and fd show them; anything
+// else, which is what an agent reads when it runs the command, prints a
+// name so that it can never pass for a result or a notice.
 func names(tty, null, pathsOnly bool) printer.Names {
 	switch {
-	case null || pathsOnly && !tty:
+	case null:
 		return printer.NamesExact
+	case pathsOnly && !tty:
+		return printer.NamesPiped
 	case tty:
 		return printer.NamesShown
 	}

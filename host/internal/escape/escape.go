@@ -32,8 +32,10 @@
 //
 // That rule is for text a model may read. A person at a terminal gets
 // Shown (a path is quoted only when it holds a character to escape, as fd
-// and rg print names), and a program (-0, a list of paths to a pipe, JSON)
-// gets a path's exact bytes: the printer picks (printer.Names).
+// and rg print names); a list of paths a line, to a pipe, gets Piped (a
+// path's bytes unless one breaks, hides or reorders its line, quoted then
+// as git's core.quotePath quotes); a program that asks for exact bytes
+// (-0, JSON) gets them: the printer picks (printer.Names).
 package escape
 
 import (
@@ -60,6 +62,59 @@ func Shown(p string) string {
 		return p
 	}
 	return quote(p)
+}
+
+// Piped returns p as a list of paths a line prints it, for a program
+// that reads lines (xargs, while read) and for a model reading the same
+// output: p's bytes as they are, unless it holds a character that could
+// break its line, hide itself or reorder what is around it (C0 and C1
+// controls, DEL, Unicode format characters: the bidi controls, zero-width
+// characters, the BOM; line and paragraph separators), a double quote or
+// a backslash. Such a path is double-quoted as git's core.quotePath
+// quotes a name: \a \b \t \n \v \f \r, \" and \\, each byte of
+// another such character, and each byte that is not UTF-8, in octal
+// (\342\200\256 for U+202E), every other character as it is (a name in
+// CJK stays readable); strconv.Unquote, and git's own unquoting, read it
+// back to the exact bytes. A path that needs none of it is printed as it
+// is, bytes that are not UTF-8 included. So a name can never make a line of its own
+// ("x\nfake.go:1:FORGED").
+func Piped(p string) string {
+	if !strings.ContainsFunc(p, func(r rune) bool { return breaksLine(r) || r == '"' || r == '\\' }) {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case size == 1 && r == utf8.RuneError:
+			fmt.Fprintf(&b, "\\%03o", p[i]) // not UTF-8
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case breaksLine(r):
+			if c := strings.IndexRune("\a\b\t\n\v\f\r", r); c >= 0 {
+				b.WriteByte('\\')
+				b.WriteByte("abtnvfr"[c])
+				break
+			}
+			for _, c := range []byte(p[i : i+size]) {
+				fmt.Fprintf(&b, "\\%03o", c)
+			}
+		default:
+			b.WriteString(p[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// breaksLine reports whether r, printed as it is, could break a line,
+// hide itself or reorder the text around it: Piped quotes a path that
+// holds one.
+func breaksLine(r rune) bool {
+	return r < 0x20 || 0x7f <= r && r < 0xa0 || r >= 0x80 && unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // quote returns p double-quoted, every hazardous rune, quote and backslash

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -16,6 +18,8 @@ type Cases struct {
 		InBase64 string `json:"in_base64"`
 		Path     string `json:"path"`
 		Line     string `json:"line"`
+		// Piped: as a path in a list to a pipe; nil: the input as it is.
+		Piped *string `json:"piped"`
 	} `json:"cases"`
 }
 
@@ -44,6 +48,45 @@ func TestCases(t *testing.T) {
 			if got := Line(in); got != c.Line {
 				t.Errorf("Line(%q) = %s, want %s", in, got, c.Line)
 			}
+			want := in
+			if c.Piped != nil {
+				want = *c.Piped
+			}
+			if got := Piped(in); got != want {
+				t.Errorf("Piped(%q) = %s, want %s", in, got, want)
+			}
+			// A quoted path reads back to the name's bytes.
+			if back, err := strconv.Unquote(want); want != in && (err != nil || back != in) {
+				t.Errorf("Piped(%q) = %s reads back as %q (%v)", in, want, back, err)
+			}
 		})
 	}
+}
+
+// FuzzPiped: a path in a list to a pipe is one line that nothing in it
+// can break or reorder, and reads back to the name's exact bytes: as it
+// is, or quoted (strconv.Unquote is the oracle of git's quoting).
+func FuzzPiped(f *testing.F) {
+	for _, s := range []string{"a.go", "x\nfake.go:1:FORGED", "a\u202eb", "bad\xff\n", `a"b\c`, "数据/🚀.txt"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		got := Piped(name)
+		back := got
+		if got != name {
+			var err error
+			if back, err = strconv.Unquote(got); err != nil {
+				t.Fatalf("Piped(%q) = %s: %v", name, got, err)
+			}
+		}
+		if back != name {
+			t.Fatalf("Piped(%q) = %s reads back as %q", name, got, back)
+		}
+		if got != name && strings.ContainsFunc(got, func(r rune) bool { return breaksLine(r) }) {
+			t.Fatalf("Piped(%q) = %q holds a character that breaks a line", name, got)
+		}
+		if got == name && strings.ContainsFunc(got, func(r rune) bool { return breaksLine(r) || r == '"' || r == '\\' }) {
+			t.Fatalf("Piped(%q) left it as it is", name)
+		}
+	})
 }

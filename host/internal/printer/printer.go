@@ -43,9 +43,14 @@ const (
 	// NamesShown: as rg and fd show names, quoted only when a character
 	// must be escaped (escape.Shown): for a person at a terminal.
 	NamesShown
-	// NamesExact: a name's bytes as they are: for a program (-0, a list
-	// of paths to a pipe), which reads what it was given.
+	// NamesExact: a name's bytes as they are: for a program that asks for
+	// them (-0), which reads what it was given.
 	NamesExact
+	// NamesPiped: a list of paths a line, to a pipe: a name's bytes, unless
+	// one could break its line or reorder it (escape.Piped, as git's
+	// core.quotePath quotes), for xargs and while-read loops, and for a
+	// model that reads the same output.
+	NamesPiped
 )
 
 // Style is how results are printed, as rg and fd print them.
@@ -239,6 +244,8 @@ func (p *Lines) name(s string) string {
 	switch p.Names {
 	case NamesExact:
 		return s
+	case NamesPiped:
+		return escape.Piped(s)
 	case NamesShown:
 		return escape.Shown(s)
 	}
