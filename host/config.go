@@ -3,6 +3,7 @@ package host
 import (
 	"cmp"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"time"
@@ -18,6 +19,14 @@ type Config interface {
 	// result use (an absolute, clean path such as "/workspace"), dir the host
 	// directory behind it. The first root is the default one.
 	WithRoot(name, dir string) Config
+	// WithRootDir adds a readable root as WithRoot does, given as a
+	// directory the caller has opened: the Runner opens the directory
+	// through that descriptor ("." below it), never by a name, so a path
+	// whose components are swapped for links or other directories after
+	// the caller opened it (another process racing it) changes nothing.
+	// The rootbound command opens each PATH a component at a time, no
+	// link followed, and hands it here. dir stays the caller's to close.
+	WithRootDir(name string, dir *os.File) Config
 	// WithTimeout sets the deadline of a call (default 20 s, as agents'
 	// grep tools use). A caller's context may end a call sooner.
 	WithTimeout(time.Duration) Config
@@ -118,6 +127,8 @@ const defaultSkipsSource = "the host's default skips (node_modules/, __pycache__
 type root struct {
 	Name string // as the module and results show it
 	Dir  string // on the host; never shown
+	// File: the directory, opened (WithRootDir); nil: Dir is opened.
+	File *os.File
 }
 
 type config struct {
@@ -173,6 +184,16 @@ func (c *config) clone() *config {
 func (c *config) WithRoot(name, dir string) Config {
 	n := c.clone()
 	n.roots = append(n.roots, root{Name: name, Dir: dir})
+	return n
+}
+
+func (c *config) WithRootDir(name string, dir *os.File) Config {
+	n := c.clone()
+	r := root{Name: name, File: dir}
+	if dir != nil {
+		r.Dir = dir.Name()
+	}
+	n.roots = append(n.roots, r)
 	return n
 }
 

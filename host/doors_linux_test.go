@@ -8,18 +8,24 @@ package host
 // does.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/rootbound/rootbound/internal/testtree"
 )
@@ -316,6 +322,173 @@ func TestHostileForgedNames(t *testing.T) {
 			if !ok {
 				t.Errorf("%s: %s: %v, lines forged or raw: %q, read back %q\n%q", h.name, what, err, bad, read, out)
 			}
+		}
+	}
+}
+
+// TestHostileCommandPath: the command's PATH is opened once, a component
+// at a time, with no link followed wherever it stands, "links/out/.."
+// included (the kernel goes through out before it climbs), and the
+// answer is the same in the command's own process and through its
+// resident server: SECURITY.md's rule, whichever way a call goes.
+func TestHostileCommandPath(t *testing.T) {
+	bin, _ := buildCLI(t)
+	base := t.TempDir()
+	testtree.Write(t, base, map[string]string{
+		"outside/secret.txt":      outsideMarker + "\n",
+		"work/outside/inside.txt": needle + "\n",
+		"work/real/inside.txt":    needle + "\n",
+		"work/links/out":          "->../../outside",
+		"work/links/in":           "->../real",
+	})
+	work := filepath.Join(base, "work")
+	serverEnv := residentServer(t, bin, filepath.Join(t.TempDir(), "server"), nil)
+	for _, c := range []struct {
+		path string
+		link string // the link named in the refusal; "" when the PATH is taken
+	}{
+		{path: "links/out/../outside", link: "links/out is a link"},
+		{path: "links/out/../outside/inside.txt", link: "links/out is a link"},
+		{path: "links/in/../real", link: "links/in is a link"},
+		{path: "links/out", link: "a link"},
+		{path: work + "/links/out/../outside", link: work + "/links/out is a link"}, // not Join: it cleans
+		{path: "real/../real"},
+		{path: "outside"},
+	} {
+		var answers []string
+		for _, mode := range []struct {
+			name string
+			env  []string
+			args []string
+		}{
+			{name: "wazero CLI", env: os.Environ(), args: []string{"--no-server"}},
+			{name: "wazero CLI, server", env: serverEnv},
+		} {
+			for _, tool := range []string{"grep", "list"} {
+				args := []string{tool}
+				if tool == "grep" {
+					args = append(args, "-rn", "ROOTBOUND-OUTSIDE-7f3[a]|"+needle)
+				}
+				cmd := exec.Command(bin, append(append(args, mode.args...), c.path)...)
+				cmd.Dir, cmd.Env = work, mode.env
+				var out, errb strings.Builder
+				cmd.Stdout, cmd.Stderr = &out, &errb
+				err := cmd.Run()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				}
+				answer := fmt.Sprintf("exit %d\n%s%s", code, out.String(), strings.ReplaceAll(errb.String(), "rootbound: started a resident server", ""))
+				answers = append(answers, answer)
+				var why string
+				switch {
+				case strings.Contains(out.String()+errb.String(), outsideMarker):
+					why = "an outside byte in the answer"
+				case c.link != "" && (code != 2 || !strings.Contains(errb.String(), c.path+": "+c.link)):
+					why = fmt.Sprintf("not refused naming the link: %s", answer)
+				case c.link == "" && (code != 0 || !strings.Contains(out.String(), "inside.txt")):
+					why = fmt.Sprintf("not taken: %s", answer)
+				}
+				verdict := map[bool]string{true: "taken", false: "refused, naming the link"}[c.link == ""]
+				if why != "" {
+					verdict = why
+					t.Errorf("%s %s %s: %s", mode.name, tool, c.path, why)
+				}
+				record(fmt.Sprintf("command PATH %s (%s)", strings.Replace(c.path, work, "WORK", 1), tool), mode.name, verdict, why == "")
+			}
+		}
+		if answers[0] != answers[2] || answers[1] != answers[3] {
+			t.Errorf("%s: the command's own process and its server answer differently:\n%q\n%q", c.path, answers[:2], answers[2:])
+		}
+	}
+}
+
+// TestHostileCommandPathSwap: another process exchanges a directory of
+// the command's PATH (ROOT/a/swap) with a link out of the tree, atomically
+// (renameat2 RENAME_EXCHANGE), while grep, glob, read, list and stat run
+// on ROOT/a/swap/b: in the command's own process and through its resident
+// server, at least 2,000 calls each. The PATH is opened once, with no link
+// followed, and the server searches the descriptor its client opened:
+// nothing from outside may ever be printed.
+func TestHostileCommandPathSwap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command 4,000 times")
+	}
+	bin, _ := buildCLI(t)
+	base := t.TempDir()
+	testtree.Write(t, base, map[string]string{
+		"outside/b/file.txt":     outsideMarker + "\n",
+		"root/a/swap/b/file.txt": "inside " + needle + "\n",
+		"root/a/link":            "->../../outside",
+	})
+	swap, link := filepath.Join(base, "root/a/swap"), filepath.Join(base, "root/a/link")
+	serverEnv := residentServer(t, bin, filepath.Join(t.TempDir(), "server"), nil)
+	target := filepath.Join(swap, "b")
+	calls := [][]string{
+		{"grep", "-rn", "ROOTBOUND-OUTSIDE-7f3[a]|inside", target},
+		{"glob", "*", target},
+		{"read", filepath.Join(target, "file.txt")},
+		{"list", target},
+		{"stat", filepath.Join(target, "file.txt")},
+	}
+	for _, mode := range []struct {
+		name string
+		env  []string
+		flag []string
+	}{
+		{name: "wazero CLI", env: os.Environ(), flag: []string{"--no-server"}},
+		{name: "wazero CLI, server", env: serverEnv},
+	} {
+		var stop atomic.Bool
+		var swaps, runs, leaks, found atomic.Int64
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			runtime.LockOSThread()
+			for !stop.Load() {
+				if err := unix.Renameat2(unix.AT_FDCWD, swap, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE); err != nil {
+					t.Errorf("exchange: %v", err)
+					return
+				}
+				swaps.Add(1)
+			}
+		})
+		var leaked sync.Once
+		const want = 2000
+		for range 2 {
+			wg.Go(func() {
+				for {
+					i := runs.Add(1)
+					if i > want {
+						return
+					}
+					c := calls[i%int64(len(calls))]
+					cmd := exec.Command(bin, append(append(c[:1:1], mode.flag...), c[1:]...)...)
+					cmd.Env = mode.env
+					out, _ := cmd.CombinedOutput()
+					if bytes.Contains(out, []byte(outsideMarker)) || bytes.Contains(out, []byte(filepath.Join(base, "outside"))) {
+						leaks.Add(1)
+						leaked.Do(func() { t.Logf("%s: leak: %s: %.300s", mode.name, c, out) })
+					}
+					if bytes.Contains(out, []byte("file.txt")) {
+						found.Add(1)
+					}
+				}
+			})
+		}
+		for runs.Load() < want {
+			time.Sleep(10 * time.Millisecond)
+		}
+		stop.Store(true)
+		wg.Wait()
+		// The exchange leaves the tree either way round; put it back.
+		if fi, err := os.Lstat(swap); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			unix.Renameat2(unix.AT_FDCWD, swap, unix.AT_FDCWD, link, unix.RENAME_EXCHANGE)
+		}
+		note := fmt.Sprintf("%d calls during %d exchanges (%d found the file inside), %d leaks", want, swaps.Load(), found.Load(), leaks.Load())
+		ok := leaks.Load() == 0 && swaps.Load() > want && found.Load() > 0
+		record("command PATH's directory exchanged with a link out", mode.name, note, ok)
+		if !ok {
+			t.Errorf("%s: %s", mode.name, note)
 		}
 	}
 }

@@ -22,15 +22,31 @@ import (
 // Give them to WithRootPolicy. The rootbound command does, as rg does; a
 // host serving a model decides whether rules from outside a root apply.
 func OutsideIgnoreRules(dir string) ([]IgnoreRules, error) {
-	abs, err := filepath.Abs(dir)
+	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	return OutsideIgnoreRulesAt(f)
+}
+
+// OutsideIgnoreRulesAt is OutsideIgnoreRules of the directory dir was
+// opened on (WithRootDir's). On Unix the directories above it are reached
+// through it, a ".." at a time, never by a name, and each ignore file is
+// opened relative to its directory, without blocking (a FIFO in an ignore
+// file's place is passed over) and read only when it is a regular file:
+// a cost linear in dir's depth.
+func OutsideIgnoreRulesAt(dir *os.File) ([]IgnoreRules, error) {
+	at, comps, err := aboveOf(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { at.close() }()
 	var rules []IgnoreRules
-	read := func(kind, file, base, source string) error {
-		data, err := os.ReadFile(file)
+	read := func(kind string, in above, file, base, source string) error {
+		data, err := in.read(file)
 		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, errNotRegular):
 			return nil
 		case err != nil:
 			return err
@@ -38,54 +54,58 @@ func OutsideIgnoreRules(dir string) ([]IgnoreRules, error) {
 		rules = append(rules, IgnoreRules{Kind: kind, Base: base, Source: source, Rules: string(data)})
 		return nil
 	}
-	repoTop := ""
-	if isRepo(abs) {
-		repoTop = abs
+	repoTop := -1 // levels above dir of the repository's top, -1 for none
+	if at.isRepo() {
+		repoTop = 0
 	}
 	up := ""
-	for cur := abs; ; {
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			break
+	for level := 1; level <= len(comps); level++ {
+		parent, err := at.parent()
+		if err != nil {
+			break // the top, or one this user cannot search
 		}
+		at.close()
+		at = parent
 		up += "../"
-		base, _ := filepath.Rel(parent, abs)
-		base = filepath.ToSlash(base)
+		base := strings.Join(comps[len(comps)-level:], "/")
 		for _, kind := range []string{"rgignore", "ignore", "gitignore"} {
-			if kind == "gitignore" && repoTop != "" {
+			if kind == "gitignore" && repoTop >= 0 {
 				continue // above the repository's top: not its rules
 			}
-			if err := read(kind, filepath.Join(parent, "."+kind), base, up+"."+kind); err != nil {
+			if err := read(kind, at, "."+kind, base, up+"."+kind); err != nil {
 				return nil, err
 			}
 		}
-		if repoTop == "" && isRepo(parent) {
-			repoTop = parent
-			if err := read("exclude", filepath.Join(parent, ".git", "info", "exclude"), base, up+".git/info/exclude"); err != nil {
+		if repoTop < 0 && at.isRepo() {
+			repoTop = level
+			if err := read("exclude", at, ".git/info/exclude", base, up+".git/info/exclude"); err != nil {
 				return nil, err
 			}
 		}
-		cur = parent
 	}
 	if global := globalExcludes(); global != "" {
 		base := ""
-		if repoTop != "" {
-			base, _ = filepath.Rel(repoTop, abs)
-			if base = filepath.ToSlash(base); base == "." {
-				base = ""
-			}
+		if repoTop > 0 {
+			base = strings.Join(comps[len(comps)-repoTop:], "/")
 		}
-		if err := read("global", global, base, "the global excludes (core.excludesFile)"); err != nil {
+		data, err := os.ReadFile(global)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		case err != nil:
 			return nil, err
+		default:
+			rules = append(rules, IgnoreRules{Kind: "global", Base: base, Source: "the global excludes (core.excludesFile)", Rules: string(data)})
 		}
 	}
 	return rules, nil
 }
 
-// isRepo reports whether dir is the top of a git repository (or worktree).
-func isRepo(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
+// errNotRegular: an ignore file that is not a regular file, passed over.
+var errNotRegular = errors.New("not a regular file")
+
+// components are the names of a clean absolute path, "/" none.
+func components(p string) []string {
+	return strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' })
 }
 
 // globalExcludes is the path of git's core.excludesFile: from the user's

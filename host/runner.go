@@ -104,21 +104,12 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy(), splitMin: splitMinFiles,
 		walked: newMemo[int64](maxWalked), plans: newMemo[*plan](maxPlans)}
 	for _, root := range c.roots {
-		dir, err := rootfs.OpenDir(root.Dir)
+		dir, dirs, err := openRoot(root)
 		if err != nil {
 			r.closeRoots()
 			return nil, fmt.Errorf("host: root %s: %w", root.Name, err)
 		}
 		r.roots = append(r.roots, dir)
-		abs, err := filepath.Abs(root.Dir)
-		if err != nil {
-			r.closeRoots()
-			return nil, fmt.Errorf("host: root %s: %w", root.Name, err)
-		}
-		dirs := []string{abs}
-		if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-			dirs = append(dirs, real)
-		}
 		r.hostDirs = append(r.hostDirs, dirs)
 	}
 	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.runtimeMemory() >> 16)).
@@ -175,6 +166,40 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		}
 	}
 	return r, nil
+}
+
+// openRoot opens a root's directory (WithRoot's by its name, WithRootDir's
+// through the descriptor) and returns it with the host paths that name it
+// (its absolute path, and its real one when another), which no answer
+// shows.
+func openRoot(root root) (*rootfs.Dir, []string, error) {
+	var dir *rootfs.Dir
+	var err error
+	var real string
+	if root.File != nil {
+		dir, err = rootfs.FromFile(root.File)
+		if err == nil {
+			real = dir.RealPath(root.Dir)
+		}
+	} else {
+		dir, err = rootfs.OpenDir(root.Dir)
+		if r, err := filepath.EvalSymlinks(root.Dir); err == nil {
+			real, _ = filepath.Abs(r)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	abs, err := filepath.Abs(root.Dir)
+	if err != nil {
+		dir.Close()
+		return nil, nil, err
+	}
+	dirs := []string{abs}
+	if real != "" && real != abs {
+		dirs = append(dirs, real)
+	}
+	return dir, dirs, nil
 }
 
 // notReady is the error of a NewRunner whose ctx ended before its module

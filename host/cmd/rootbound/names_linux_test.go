@@ -262,12 +262,12 @@ func TestGrepStdin(t *testing.T) {
 	t.Run("through the server: the client's process", func(t *testing.T) {
 		sdir, _ := startTestServer(t, time.Hour)
 		var out, errb bytes.Buffer
-		_, ok := callServer(sdir, clientRequest{Args: []string{"grep", "needle"}, Cwd: dir, Stdin: true}, &out, &errb)
+		_, ok := clientCall(sdir, clientRequest{Args: []string{"grep", "needle"}, Cwd: dir, Stdin: true}, &out, &errb)
 		if ok || out.Len() > 0 || errb.Len() > 0 {
 			t.Errorf("the server took a grep of its client's stdin: ok %v, %q %q", ok, out.String(), errb.String())
 		}
 		// With a PATH it is the server's to answer.
-		code, ok := callServer(sdir, clientRequest{Args: []string{"grep", "needle", "f.txt"}, Cwd: dir, Stdin: true}, &out, &errb)
+		code, ok := clientCall(sdir, clientRequest{Args: []string{"grep", "needle", "f.txt"}, Cwd: dir, Stdin: true}, &out, &errb)
 		if !ok || code != 0 || out.String() != "needle in f\n" {
 			t.Errorf("with a PATH: ok %v exit %d %q %q", ok, code, out.String(), errb.String())
 		}

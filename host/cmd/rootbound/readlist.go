@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,16 +63,20 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	first, last := 0, 0
 	if read {
 		var err error
-		if arg, first, last, err = lineRange(arg); err != nil {
+		if arg, first, last, err = lineRange(e, arg); err != nil {
 			fmt.Fprintln(stderr, "rootbound read:", err)
 			return 2
 		}
 	}
-	target, err := resolveTarget(e.cwd, arg)
+	target, err := resolveTarget(e, arg)
+	if errors.Is(err, errNotOpened) {
+		return fallback
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
+	defer target.closeNow()
 	if read && target.file == "" {
 		fmt.Fprintf(stderr, "rootbound read: %s is a directory: rootbound list %s lists it\n", arg, arg)
 		return 2
@@ -105,7 +110,7 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
-	r, done := c.runner(ctx, e, target.root, false, stderr)
+	r, done := c.runner(ctx, e, target.dir, false, stderr)
 	if r == nil {
 		return 2
 	}
@@ -172,14 +177,18 @@ func readAll(ctx context.Context, r *host.Runner, a host.ReadArgs, out *output) 
 
 // lineRange splits PATH:A (line A, as grep -n names a place), PATH:A-B
 // (lines A to B) and PATH:A- (A to the end) when PATH is not itself a file
-// of that name. last is 0 for "to the end"; a range that names no line
-// (line 0, or one that ends before it starts) is an error.
-func lineRange(arg string) (path string, first, last int, err error) {
+// of that name (where e looks: this process's directory, or what a
+// server's client opened). last is 0 for "to the end"; a range that
+// names no line (line 0, or one that ends before it starts) is an error.
+func lineRange(e env, arg string) (path string, first, last int, err error) {
 	m := rangeSuffix.FindStringSubmatch(arg)
 	if m == nil {
 		return arg, 0, 0, nil
 	}
-	if _, err := os.Lstat(arg); err == nil {
+	if p, sent := e.paths[arg]; sent && p.err == nil {
+		return arg, 0, 0, nil
+	}
+	if _, err := os.Lstat(arg); e.paths == nil && err == nil {
 		return arg, 0, 0, nil
 	}
 	first, _ = strconv.Atoi(m[2])

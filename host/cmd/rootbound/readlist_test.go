@@ -82,7 +82,7 @@ func TestLineRange(t *testing.T) {
 		{arg: "a.go:0", err: "a.go:0: lines are numbered from 1"},
 		{arg: "a.go:5-2", err: "a.go:5-2: the range ends before it starts (a.go:2-5 reads lines 2 to 5)"},
 	} {
-		path, first, last, err := lineRange(tt.arg)
+		path, first, last, err := lineRange(env{}, tt.arg)
 		if path != tt.path || first != tt.first || last != tt.last || fmt.Sprint(err) != map[bool]string{true: "<nil>", false: tt.err}[tt.err == ""] {
 			t.Errorf("lineRange(%q) = %q, %d, %d, %v; want %q, %d, %d, %s", tt.arg, path, first, last, err, tt.path, tt.first, tt.last, tt.err)
 		}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -105,6 +105,11 @@ type env struct {
 	// has one, and a grep that would read it runs in the client's process.
 	stdin io.Reader
 	piped bool
+	// paths are the PATHs a resident server's client opened, by the
+	// argument that names them ("" the client's working directory): a
+	// server opens none itself. nil in the command's own process, which
+	// opens each (openPath).
+	paths map[string]openedPath
 	// runner returns a runner for cfg (which key names: two configs with
 	// one key are the same) and what to call when done with it.
 	runner func(ctx context.Context, key string, cfg host.Config) (*host.Runner, func(), error)
@@ -214,10 +219,11 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if code, ok := c.readPatternFiles(e.cwd, stderr); !ok {
 		return code
 	}
-	pattern, paths, ok := c.positional(tool, e.cwd, fs.Args(), e.piped, stderr)
+	pattern, paths, code, ok := c.positional(e, tool, fs.Args(), stderr)
 	if !ok {
-		return 2
+		return code
 	}
+	defer closeTargets(paths)
 	for i, p := range paths {
 		if !p.stdin {
 			continue
@@ -229,12 +235,11 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "rootbound grep: -: no standard input to search (it is a terminal)")
 			return 2
 		}
-		t, clean, err := stdinTarget(e.stdin, c.maxSize)
+		t, err := stdinTarget(e.stdin, c.maxSize)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
 			return 2
 		}
-		defer clean()
 		paths[i] = t
 	}
 	raw, err := vals.Args(pattern, "")
@@ -305,7 +310,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	out.quiet = c.quiet
 	out.rewrite = rw
 	var total runTotals
-	code := 1
+	code = 1
 	for _, p := range paths {
 		glob.Path, grep.Path = p.file, p.file
 		out.lines.Prefix = p.prefix
@@ -315,7 +320,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		if c.absolute {
 			out.lines.Prefix = p.absolute
 		}
-		r, done := c.runner(ctx, e, p.root, glob.NoIgnore || grep.NoIgnore, stderr)
+		r, done := c.runner(ctx, e, p.dir, glob.NoIgnore || grep.NoIgnore, stderr)
 		if r == nil {
 			code = 2
 			continue
@@ -332,7 +337,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			if c.entries.stats() || c.entries.minDepth > 0 {
 				var fsys *rootfs.FS
 				if c.entries.stats() {
-					dir, err := rootfs.OpenDir(p.root)
+					dir, err := rootfs.FromFile(p.dir)
 					if err != nil {
 						fmt.Fprintln(stderr, "rootbound:", err)
 						code = 2
@@ -393,21 +398,45 @@ func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io
 		"glob": "PATTERN [PATH ...]\n       rootbound glob -e EXT [flags] [PATTERN [PATH ...]]"}[tool])+pathRule, stdout, stderr)
 }
 
-// target is one PATH: the root directory, the path to search below it
-// ("" for the root itself, a name for a single file), and the prefixes
+// target is one PATH: the directory to search below, opened (dir), the
+// file to search in it ("" for the directory itself), and the prefixes
 // that make result paths read as PATH does (absolute: with -a).
 type target struct {
-	root, file, prefix, absolute string
-	stdin                        bool // standard input (no PATH and a piped stdin, or "-"), as rg searches it
+	dir                    *os.File
+	file, prefix, absolute string
+	stdin                  bool   // standard input (no PATH and a piped stdin, or "-"), as rg searches it
+	close                  func() // what the target holds: dir (when this process opened it), a copy of stdin
+}
+
+// openedPath is a PATH a client opened for its resident server: the
+// directory, and the file in it when PATH names one.
+type openedPath struct {
+	dir  *os.File
+	file string
+	err  error // it did not open: why
+}
+
+// closeTargets lets go of what the targets hold.
+func closeTargets(ts []target) {
+	for _, t := range ts {
+		if t.close != nil {
+			t.close()
+		}
+	}
 }
 
 // fallback is the exit status of a call a server cannot take: the grep
-// would read the client's standard input. The client runs it itself.
+// would read the client's standard input, or a PATH the client did not
+// open. The client runs it itself.
 const fallback = -1
 
+// errNotOpened: a server was not handed a PATH (fallback).
+var errNotOpened = errors.New("a PATH the client did not open")
+
 // positional reads the arguments after the flags: the pattern, and the
-// PATHs (the current directory when none).
-func (c *commandFlags) positional(tool, cwd string, args []string, stdin bool, stderr io.Writer) (pattern string, paths []target, ok bool) {
+// PATHs (the current directory when none), opened. When !ok, code is the
+// exit status (2, or fallback).
+func (c *commandFlags) positional(e env, tool string, args []string, stderr io.Writer) (pattern string, paths []target, code int, ok bool) {
 	switch {
 	case tool == "grep" && c.files:
 		pattern = "x" // none: the PATHs follow
@@ -419,11 +448,11 @@ func (c *commandFlags) positional(tool, cwd string, args []string, stdin bool, s
 		pattern = "*" // as fd with no pattern, or with -e alone: every name
 	default:
 		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH ...] (rootbound %s --help lists the forms)\n", tool, tool)
-		return "", nil, false
+		return "", nil, 2, false
 	}
 	if len(args) == 0 {
 		args = []string{""}
-		if tool == "grep" && !c.files && stdin {
+		if tool == "grep" && !c.files && e.piped {
 			args = []string{"-"} // as rg: no PATH, and something piped in
 		}
 	}
@@ -432,51 +461,67 @@ func (c *commandFlags) positional(tool, cwd string, args []string, stdin bool, s
 			paths = append(paths, target{stdin: true})
 			continue
 		}
-		p, err := resolveTarget(cwd, a)
+		p, err := resolveTarget(e, a)
 		if err != nil {
+			closeTargets(paths)
+			if errors.Is(err, errNotOpened) {
+				return "", nil, fallback, false
+			}
 			fmt.Fprintln(stderr, "rootbound:", err)
-			return "", nil, false
+			return "", nil, 2, false
 		}
 		paths = append(paths, p)
 	}
-	return pattern, paths, true
+	return pattern, paths, 0, true
 }
 
-// resolveTarget turns a PATH argument ("" for none) into a target, a
-// relative one relative to cwd ("": this process's). Roots are absolute
-// with a cwd given; messages name PATH as given either way.
-func resolveTarget(cwd, arg string) (target, error) {
-	at := func(p string) string { return inDir(cwd, p) }
-	if arg == "" {
-		if cwd != "" {
-			return target{root: cwd, absolute: strings.TrimSuffix(cwd, "/") + "/"}, nil
+// resolveTarget opens a PATH argument ("" for none: the working
+// directory), where e says (this process opens it, openPath; a resident
+// server takes what its client opened), and turns it into a target.
+// Messages name PATH as given.
+func resolveTarget(e env, arg string) (target, error) {
+	var t target
+	if e.paths != nil {
+		p, ok := e.paths[arg]
+		switch {
+		case !ok:
+			return target{}, errNotOpened
+		case p.err != nil:
+			return target{}, p.err
 		}
-		abs, err := filepath.Abs(".")
-		return target{root: ".", absolute: abs + "/"}, err
-	}
-	if err := linkIn(cwd, arg); err != nil {
-		return target{}, err
-	}
-	fi, err := os.Stat(at(arg))
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			pe.Path = arg
+		t.dir, t.file = p.dir, p.file // the server's handler closes them
+	} else {
+		dir, file, err := openPath("", cmp.Or(arg, "."))
+		if err != nil {
+			return target{}, err
 		}
-		return target{}, err
+		t.dir, t.file, t.close = dir, file, func() { dir.Close() }
 	}
-	abs, err := filepath.Abs(at(arg))
-	if err != nil {
-		return target{}, err
+	abs := e.cwd
+	if arg != "" || abs == "" {
+		var err error
+		if abs, err = filepath.Abs(inDir(e.cwd, cmp.Or(arg, "."))); err != nil {
+			t.closeNow()
+			return target{}, err
+		}
 	}
-	if fi.IsDir() {
-		return target{root: at(arg), prefix: strings.TrimSuffix(arg, "/") + "/", absolute: strings.TrimSuffix(abs, "/") + "/"}, nil
+	switch {
+	case arg == "":
+		t.absolute = strings.TrimSuffix(abs, "/") + "/"
+	case t.file == "":
+		t.prefix, t.absolute = strings.TrimSuffix(arg, "/")+"/", strings.TrimSuffix(abs, "/")+"/"
+	default:
+		base := filepath.Base(arg)
+		t.prefix, t.absolute = strings.TrimSuffix(arg, base), strings.TrimSuffix(abs, base)
 	}
-	if !fi.Mode().IsRegular() {
-		return target{}, fmt.Errorf("%s: neither a directory nor a regular file", arg)
+	return t, nil
+}
+
+// closeNow lets go of what t holds.
+func (t target) closeNow() {
+	if t.close != nil {
+		t.close()
 	}
-	base := filepath.Base(arg)
-	return target{root: filepath.Dir(at(arg)), file: base, prefix: strings.TrimSuffix(arg, base), absolute: strings.TrimSuffix(abs, base)}, nil
 }
 
 // inDir is the path p names from the directory cwd ("": this process's,
@@ -621,20 +666,21 @@ func worse(a, b int) int {
 	return min(a, b)
 }
 
-// runner starts the runner of a search of root, with the ignore rules
-// from the directories above it (as rg reads them) unless noIgnore. A nil
-// Runner comes with the exit status.
-func (c commandFlags) runner(ctx context.Context, e env, root string, noIgnore bool, stderr io.Writer) (*host.Runner, func()) {
+// runner starts the runner of a search of the directory dir (opened:
+// the runner opens it through its descriptor, never by a name), with the
+// ignore rules from the directories above it (as rg reads them) unless
+// noIgnore. A nil Runner comes with the exit status.
+func (c commandFlags) runner(ctx context.Context, e env, dir *os.File, noIgnore bool, stderr io.Writer) (*host.Runner, func()) {
 	// The command streams what it finds, with --json too: no cap on what
 	// one call returns, and lines are printed whole, as rg prints them.
 	maxSize := c.maxSize
-	key := fmt.Sprintf("%q %s %v %d %d %v ", root, dirID(root), c.timeout, maxSize, c.threads, noIgnore)
+	key := fmt.Sprintf("%q %s %v %d %d %v ", dir.Name(), dirID(dir), c.timeout, maxSize, c.threads, noIgnore)
 	// No default skips: the command lists what fd and rg list.
-	cfg := host.NewConfig().WithRoot("/workspace", root).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
+	cfg := host.NewConfig().WithRootDir("/workspace", dir).WithTimeout(c.timeout).WithMaxFileSize(maxSize).WithInstances(1).
 		WithMaxResultBytes(math.MaxInt64).WithMaxTextBytes(max(maxSize, protocol.DefaultMaxFileSize)).
 		WithParallelism(c.threads).WithDefaultSkips(false)
 	if !noIgnore {
-		outside, err := host.OutsideIgnoreRules(root)
+		outside, err := host.OutsideIgnoreRulesAt(dir)
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
 			return nil, nil
@@ -794,13 +840,13 @@ const stdinName = "<stdin>"
 
 // stdinTarget copies what stdin holds, up to the size cap and a byte
 // more (a file over the cap is said to be, as any), into a directory of
-// its own, closed to others and removed by the returned function, and
+// its own, closed to others and removed when the target is let go, and
 // returns it as the target of a search: stdin is searched through the
 // sandbox as a file is.
-func stdinTarget(stdin io.Reader, maxSize int64) (target, func(), error) {
+func stdinTarget(stdin io.Reader, maxSize int64) (target, error) {
 	dir, err := os.MkdirTemp("", "rootbound-stdin")
 	if err != nil {
-		return target{}, nil, err
+		return target{}, err
 	}
 	clean := func() { os.RemoveAll(dir) }
 	f, err := os.OpenFile(filepath.Join(dir, stdinName), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
@@ -810,11 +856,15 @@ func stdinTarget(stdin io.Reader, maxSize int64) (target, func(), error) {
 			err = cerr
 		}
 	}
+	var d *os.File
+	if err == nil {
+		d, err = os.Open(dir)
+	}
 	if err != nil {
 		clean()
-		return target{}, nil, fmt.Errorf("standard input: %w", err)
+		return target{}, fmt.Errorf("standard input: %w", err)
 	}
-	return target{root: dir, file: stdinName, absolute: ""}, clean, nil
+	return target{dir: d, file: stdinName, close: func() { d.Close(); clean() }}, nil
 }
 
 // globQuote escapes what a glob would read as a wildcard or a class.

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -19,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	flag "github.com/spf13/pflag"
 	"golang.org/x/sys/unix"
 
 	"github.com/rootbound/rootbound/host"
@@ -104,7 +108,28 @@ type clientRequest struct {
 	Home   string `json:"home,omitempty"`
 	Config string `json:"config,omitempty"`
 	Stop   bool   `json:"stop,omitempty"`
+	// Paths are the PATHs the client opened (openPath), in the order of
+	// the descriptors that come with the request (SCM_RIGHTS): the server
+	// searches what the client opened, never a name it resolves again.
+	Paths []sentPath `json:"paths,omitempty"`
 }
+
+// sentPath is one PATH a client opened: the argument that names it (""
+// the client's working directory), the absolute name of the directory
+// sent (which only the runner's redaction of host paths reads), and the
+// file in it when the argument names a file.
+type sentPath struct {
+	Arg  string `json:"arg"`
+	Name string `json:"name,omitempty"`
+	File string `json:"file,omitempty"`
+	// Err: the argument did not open (no descriptor comes for it): what
+	// openPath said, which the server says as the client would.
+	Err string `json:"err,omitempty"`
+}
+
+// maxSentPaths bounds the PATHs a client sends (SCM_RIGHTS carries at most
+// 253 descriptors a message): a call with more runs in its own process.
+const maxSentPaths = 64
 
 // Frames of the server's answer: a kind, a length, the bytes.
 const (
@@ -137,7 +162,16 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 	}
 	sock := filepath.Join(dir, serverName()+".sock")
 	if _, err := os.Stat(sock); err == nil {
-		if code, ok := callServer(dir, clientRequest{Args: args, Cwd: cwd, TTY: isTerminal(stdout), Stdin: searchable(os.Stdin)}, stdout, stderr); ok {
+		paths, files, ok := openForServer("", args)
+		defer func() {
+			for _, f := range files {
+				f.Close()
+			}
+		}()
+		if !ok {
+			return 0, false
+		}
+		if code, ok := callServer(dir, clientRequest{Args: args, Cwd: cwd, TTY: isTerminal(stdout), Stdin: searchable(os.Stdin), Paths: paths}, files, stdout, stderr); ok {
 			return code, true
 		}
 		if conn, err := net.Dial("unix", sock); err == nil {
@@ -152,18 +186,83 @@ func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 	return 0, false
 }
 
-// callServer sends req to the server in dir and relays its answer. It
-// reports false when there is no server to take the call, or it took
-// none: nothing was printed then.
-func callServer(dir string, req clientRequest, stdout, stderr io.Writer) (int, bool) {
-	conn, err := net.DialTimeout("unix", filepath.Join(dir, serverName()+".sock"), time.Second)
+// openForServer opens, as this process would (openPath, from cwd: ""
+// this process's working directory), each argument
+// of a call that may be a PATH (pathArgs), and returns what opened, in
+// order, with their directories. !ok: too many to send; the call runs in
+// this process. An argument that does not open is sent with why (it may
+// be the pattern; if it is a PATH, the server says why as this process
+// would).
+func openForServer(cwd string, args []string) (paths []sentPath, files []*os.File, ok bool) {
+	cands := pathArgs(args)
+	if len(cands) > maxSentPaths {
+		return nil, nil, false
+	}
+	for _, a := range cands {
+		dir, file, err := openPath(cwd, cmp.Or(a, "."))
+		if err != nil {
+			paths = append(paths, sentPath{Arg: a, Err: err.Error()})
+			continue
+		}
+		paths, files = append(paths, sentPath{Arg: a, Name: dir.Name(), File: file}), append(files, dir)
+	}
+	return paths, files, true
+}
+
+// pathArgs are the arguments of a tool's call (args[0] names the tool)
+// that may be PATHs: "" (the working directory, where none is given), the
+// arguments after the flags as the tool's own flag set parses them, and
+// for read, the PATH of a PATH:A-B.
+func pathArgs(args []string) []string {
+	var fs *flag.FlagSet
+	describeMu.Lock()
+	describer = func(f *flag.FlagSet, _ string) { fs = f }
+	run([]string{args[0], describeArg}, nil, io.Discard, io.Discard)
+	describer = nil
+	describeMu.Unlock()
+	if fs == nil || fs.Parse(args[1:]) != nil {
+		return nil
+	}
+	out := append([]string{""}, fs.Args()...)
+	if args[0] == "read" {
+		for _, a := range fs.Args() {
+			if m := rangeSuffix.FindStringSubmatch(a); m != nil {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out
+}
+
+// callServer sends req, and the descriptors of its PATHs, to the server in
+// dir and relays its answer. It reports false when there is no server to
+// take the call, or it took none: nothing was printed then (but the line
+// that says why a server handed a call back).
+func callServer(dir string, req clientRequest, files []*os.File, stdout, stderr io.Writer) (int, bool) {
+	c, err := net.DialTimeout("unix", filepath.Join(dir, serverName()+".sock"), time.Second)
 	if err != nil {
 		return 0, false
 	}
+	conn := c.(*net.UnixConn)
 	defer conn.Close()
 	req.Version, req.Home, req.Config, req.Colors = buildID(), os.Getenv("HOME"), os.Getenv("XDG_CONFIG_HOME"), colorsAllowed()
 	line, _ := json.Marshal(req)
-	if _, err := conn.Write(append(line, '\n')); err != nil {
+	line = append(line, '\n')
+	var rights []byte
+	if len(files) > 0 {
+		fds := make([]int, len(files))
+		for i, f := range files {
+			fds[i] = int(f.Fd())
+		}
+		rights = unix.UnixRights(fds...)
+	}
+	// The descriptors ride with the first byte; the rest of a long line
+	// follows.
+	n, _, err := conn.WriteMsgUnix(line, rights, nil)
+	if err == nil && n < len(line) {
+		_, err = conn.Write(line[n:])
+	}
+	if err != nil {
 		return 0, false
 	}
 	// Ctrl-C ends the call as it would in this process: the server sees
@@ -178,7 +277,7 @@ func callServer(dir string, req clientRequest, stdout, stderr io.Writer) (int, b
 	go func() {
 		select {
 		case <-interrupted:
-			_ = conn.(*net.UnixConn).CloseWrite()
+			_ = conn.CloseWrite()
 		case <-answered:
 		}
 	}()
@@ -220,6 +319,9 @@ func callServer(dir string, req clientRequest, stdout, stderr io.Writer) (int, b
 		case frameFallback:
 			if printed {
 				return 2, true
+			}
+			if len(body) > 0 { // why the server would not take it
+				fmt.Fprintf(stderr, "rootbound: %s; this call runs in this process\n", body)
 			}
 			return 0, false
 		default:
@@ -514,7 +616,20 @@ func (s *server) handle(conn *net.UnixConn) {
 	if pid == 0 {
 		return
 	}
-	br := bufio.NewReaderSize(io.LimitReader(conn, maxRequest), 64<<10)
+	// The request's first bytes, with the descriptors of its PATHs.
+	first := make([]byte, 64<<10)
+	oob := make([]byte, unix.CmsgSpace(4*(maxSentPaths+1)))
+	n, oobn, _, _, err := conn.ReadMsgUnix(first, oob)
+	fds := receivedFDs(oob[:oobn]) // closed here unless paired with PATHs
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}()
+	if err != nil {
+		return
+	}
+	br := bufio.NewReaderSize(io.LimitReader(io.MultiReader(bytes.NewReader(first[:n]), conn), maxRequest), 64<<10)
 	line, err := br.ReadBytes('\n')
 	if err != nil {
 		return
@@ -535,6 +650,19 @@ func (s *server) handle(conn *net.UnixConn) {
 		w.send(frameFallback, nil)
 		return
 	}
+	paths, ok := openedPaths(req.Paths, fds)
+	if !ok {
+		w.send(frameFallback, nil)
+		return
+	}
+	fds = nil // the files of paths hold them now
+	defer func() {
+		for _, p := range paths {
+			if p.dir != nil {
+				p.dir.Close()
+			}
+		}
+	}()
 	s.mu.Lock()
 	s.calls++
 	s.mu.Unlock()
@@ -551,13 +679,65 @@ func (s *server) handle(conn *net.UnixConn) {
 		_, _ = io.Copy(io.Discard, br)
 		cancel()
 	}()
-	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, colors: req.Colors, piped: req.Stdin, runner: s.runner}
+	e := env{ctx: ctx, cwd: req.Cwd, tty: req.TTY, colors: req.Colors, piped: req.Stdin, paths: paths, runner: s.runner}
 	code := command(req.Args[0]).in(e, req.Args[0], req.Args[1:], w.writer(frameStdout), w.writer(frameStderr))
 	if code == fallback {
 		w.send(frameFallback, nil)
 		return
 	}
 	w.send(frameExit, []byte{byte(code)})
+}
+
+// receivedFDs are the descriptors a message's control data carried.
+func receivedFDs(oob []byte) []int {
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return nil
+	}
+	var fds []int
+	for _, m := range msgs {
+		if got, err := unix.ParseUnixRights(&m); err == nil {
+			fds = append(fds, got...)
+		}
+	}
+	return fds
+}
+
+// openedPaths pairs the PATHs a client says it opened with the
+// descriptors that came, a directory each, in order, and makes each a file
+// named as the client names it (which the caller closes); a PATH that did
+// not open is its error. !ok: they do not pair, the call is handed back,
+// and the descriptors are still the caller's.
+func openedPaths(sent []sentPath, fds []int) (map[string]openedPath, bool) {
+	n := 0
+	for _, p := range sent {
+		if p.Err != "" {
+			continue
+		}
+		var st unix.Stat_t
+		if n >= len(fds) || unix.Fstat(fds[n], &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || !filepath.IsAbs(p.Name) ||
+			p.File != "" && (strings.Contains(p.File, "/") || p.File == "." || p.File == "..") {
+			return nil, false
+		}
+		n++
+	}
+	if n != len(fds) {
+		return nil, false
+	}
+	out := make(map[string]openedPath, len(sent))
+	n = 0
+	for _, p := range sent {
+		if prev, ok := out[p.Arg]; ok && prev.dir != nil {
+			prev.dir.Close() // the same argument twice: the last one's
+		}
+		if p.Err != "" {
+			out[p.Arg] = openedPath{err: errors.New(p.Err)}
+			continue
+		}
+		out[p.Arg] = openedPath{dir: os.NewFile(uintptr(fds[n]), p.Name), file: p.File}
+		n++
+	}
+	return out, true
 }
 
 // peer returns the process ID of conn's peer when it runs as this

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/rootbound/rootbound/host/internal/private"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
@@ -101,7 +103,7 @@ func TestServerMatchesInProcess(t *testing.T) {
 		var want, wantErr bytes.Buffer
 		wantCode := run(args, nil, &want, &wantErr)
 		var got, gotErr bytes.Buffer
-		code, ok := callServer(dir, clientRequest{Args: args, Cwd: tree}, &got, &gotErr)
+		code, ok := clientCall(dir, clientRequest{Args: args, Cwd: tree}, &got, &gotErr)
 		if !ok {
 			t.Fatalf("%q: the server took no call", args)
 		}
@@ -133,7 +135,7 @@ func TestThroughServer(t *testing.T) {
 		if err != nil {
 			return 0, false
 		}
-		return callServer(dir, clientRequest{Args: args, Cwd: cwd}, stdout, stderr)
+		return clientCall(dir, clientRequest{Args: args, Cwd: cwd}, stdout, stderr)
 	}
 	defer func() { throughServer = nil }()
 	t.Run("CLI", TestCLI)
@@ -155,7 +157,7 @@ func TestServerConcurrentCalls(t *testing.T) {
 		wg.Go(func() {
 			word := []string{"alpha", "beta"}[i%2]
 			var out, errb bytes.Buffer
-			code, ok := callServer(dir, clientRequest{Args: []string{"grep", "-l", word}, Cwd: tree}, &out, &errb)
+			code, ok := clientCall(dir, clientRequest{Args: []string{"grep", "-l", word}, Cwd: tree}, &out, &errb)
 			want := map[string]string{"alpha": "a.txt\n", "beta": "b.txt\n"}[word]
 			if !ok || code != 0 || out.String() != want {
 				t.Errorf("grep -l %s: %v exit %d %q %q", word, ok, code, out.String(), errb.String())
@@ -168,7 +170,8 @@ func TestServerConcurrentCalls(t *testing.T) {
 // TestServerRefuses: a call the server must not take comes back to the
 // client unrun: another build's, another home's or configuration's (the
 // global git excludes are read from them), a command other than glob and
-// grep, a relative cwd; and one it takes, for contrast.
+// grep, a relative cwd, PATHs that were not sent or do not pair with the
+// descriptors that came; and one it takes, for contrast.
 func TestServerRefuses(t *testing.T) {
 	tree := testtree.New(t, map[string]string{"a.txt": "alpha\n"})
 	dir, _ := startTestServer(t, time.Hour)
@@ -185,17 +188,27 @@ func TestServerRefuses(t *testing.T) {
 		{name: "a command", edit: func(r *clientRequest) { r.Args = []string{"serve", "--root", tree} }, kind: frameFallback},
 		{name: "no command", edit: func(r *clientRequest) { r.Args = nil }, kind: frameFallback},
 		{name: "relative cwd", edit: func(r *clientRequest) { r.Cwd = "." }, kind: frameFallback},
+		{name: "no PATH sent", edit: func(r *clientRequest) { r.Paths = nil }, kind: frameFallback},
+		{name: "a PATH said sent, none came", edit: func(r *clientRequest) { r.Paths = append(r.Paths, sentPath{Arg: "x", Name: "/x"}) }, kind: frameFallback},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req := good
+			var files []*os.File
+			req.Paths, files, _ = openForServer(tree, req.Args)
+			defer func() {
+				for _, f := range files {
+					f.Close()
+				}
+			}()
 			c.edit(&req)
-			conn, err := net.Dial("unix", filepath.Join(dir, serverName()+".sock"))
+			conn, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: filepath.Join(dir, serverName()+".sock"), Net: "unix"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer conn.Close()
 			line, _ := json.Marshal(req)
-			if _, err := conn.Write(append(line, '\n')); err != nil {
+			fds := []int{int(files[0].Fd())}
+			if _, _, err := conn.WriteMsgUnix(append(line, '\n'), unix.UnixRights(fds...), nil); err != nil {
 				t.Fatal(err)
 			}
 			var head [5]byte
@@ -405,7 +418,7 @@ func TestServerSeesWhatTheCallerSees(t *testing.T) {
 			t.Fatalf("mount: %v", err)
 		}
 		var out, errb bytes.Buffer
-		code, ok := callServer(dir, clientRequest{Args: []string{"grep", "-l", "SECRET"}, Cwd: tree}, &out, &errb)
+		code, ok := clientCall(dir, clientRequest{Args: []string{"grep", "-l", "SECRET"}, Cwd: tree}, &out, &errb)
 		t.Logf("taken=%v exit=%d out=%q", ok, code, out.String())
 		return
 	}
@@ -413,7 +426,7 @@ func TestServerSeesWhatTheCallerSees(t *testing.T) {
 	dir, _ := startTestServer(t, time.Hour)
 	grep := func(args ...string) (int, string) {
 		var out, errb bytes.Buffer
-		code, ok := callServer(dir, clientRequest{Args: args, Cwd: tree}, &out, &errb)
+		code, ok := clientCall(dir, clientRequest{Args: args, Cwd: tree}, &out, &errb)
 		if !ok {
 			t.Fatalf("%q: the server took no call", args)
 		}
@@ -444,4 +457,17 @@ func TestServerSeesWhatTheCallerSees(t *testing.T) {
 	case !bytes.Contains(out, []byte("taken=false")):
 		t.Errorf("a caller in another mount namespace: the server took its call\n%s", out)
 	}
+}
+
+// clientCall is callServer as a client in req.Cwd calls it: the PATHs of
+// its arguments opened from there and sent with it.
+func clientCall(dir string, req clientRequest, stdout, stderr io.Writer) (int, bool) {
+	paths, files, _ := openForServer(req.Cwd, req.Args)
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	req.Paths = paths
+	return callServer(dir, req, files, stdout, stderr)
 }

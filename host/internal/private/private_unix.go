@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rootbound/rootbound/host/internal/rootfs"
 )
 
 // maxLinks bounds the system links followed on the way, as the kernel
@@ -30,7 +32,7 @@ func check(dir string) error {
 		abs = cwd + "/" + dir
 	}
 	uid := uint32(os.Getuid())
-	fd, err := unix.Open("/", searchFlags, 0)
+	fd, err := unix.Open("/", rootfs.SearchDir, 0)
 	if err != nil {
 		return &os.PathError{Op: "open", Path: "/", Err: err}
 	}
@@ -68,7 +70,7 @@ func check(dir string) error {
 					return &os.PathError{Op: "readlink", Path: where, Err: err}
 				}
 				if filepath.IsAbs(target) {
-					root, err := unix.Open("/", searchFlags, 0)
+					root, err := unix.Open("/", rootfs.SearchDir, 0)
 					if err != nil {
 						return err
 					}
@@ -121,7 +123,7 @@ func components(p string) []string {
 // link.
 func openDir(fd int, name string) (int, error) {
 	for {
-		nfd, err := unix.Openat(fd, name, searchFlags|unix.O_NOFOLLOW, 0)
+		nfd, err := unix.Openat(fd, name, rootfs.SearchDir|unix.O_NOFOLLOW, 0)
 		if err != unix.EINTR {
 			return nfd, err
 		}

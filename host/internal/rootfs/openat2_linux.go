@@ -1,7 +1,9 @@
 package rootfs
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/tetratelabs/wazero/sys"
 	"golang.org/x/sys/unix"
@@ -52,4 +54,18 @@ func lstatOpenat2(d *Dir, p string) (sys.Stat_t, error) {
 	}
 	defer unix.Close(fd)
 	return fstat(fd)
+}
+
+// RealPath is the directory's path as the kernel names it now (its
+// descriptor's in /proc/self/fd), or name's real path where that cannot
+// be read.
+func (d *Dir) RealPath(name string) string { return RealPath(d.fd, name) }
+
+// RealPath is the path of the directory open as fd, as the kernel names it
+// now, or name's real path where that cannot be read.
+func RealPath(fd int, name string) string {
+	if p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil && filepath.IsAbs(p) {
+		return p
+	}
+	return realPath(name)
 }

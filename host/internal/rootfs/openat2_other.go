@@ -16,3 +16,9 @@ func hasOpenat2(int) bool { return false }
 func openat2(int, string, int) (int, error) { return -1, unix.ENOSYS }
 
 func lstatOpenat2(*Dir, string) (sys.Stat_t, error) { return sys.Stat_t{}, unix.ENOSYS }
+
+// RealPath is name's real path: here a descriptor does not say its own.
+func (d *Dir) RealPath(name string) string { return realPath(name) }
+
+// RealPath is name's real path: here a descriptor does not say its own.
+func RealPath(_ int, name string) string { return realPath(name) }

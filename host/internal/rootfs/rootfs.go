@@ -65,10 +65,16 @@ func resolveRoot(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return real, outsideDotGit(dir, real)
+}
+
+// outsideDotGit refuses a root dir whose real path is, or is inside, a
+// ".git".
+func outsideDotGit(dir, real string) error {
 	if slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), protocol.IsDotGit) {
-		return "", fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
+		return fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
 	}
-	return real, nil
+	return nil
 }
 
 // Link returns the first component of rel (clean, relative, "/"-separated)
@@ -286,4 +292,15 @@ func parent(p string) (dir, base string) {
 		return "", p
 	}
 	return p[:i], p[i+1:]
+}
+
+// realPath is name's absolute path with its links resolved, or name.
+func realPath(name string) string {
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		name = real
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
 }

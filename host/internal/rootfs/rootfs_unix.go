@@ -41,6 +41,35 @@ func OpenDir(dir string) (*Dir, error) {
 	return &Dir{fd: fd, openat2: hasOpenat2(fd)}, nil
 }
 
+// FromFile opens the directory f was opened on as a root: through f
+// ("." below it), never by a name, so what f's path names now does not
+// matter. A directory that is, or is inside, a ".git" is refused, judged
+// on its real path (RealPath).
+func FromFile(f *os.File) (*Dir, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	fd := -1
+	cerr := raw.Control(func(at uintptr) {
+		// O_NONBLOCK: as OpenDir's (the descriptor is a directory's, or
+		// the open fails with ENOTDIR).
+		fd, err = openat(int(at), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC)
+	})
+	if cerr != nil {
+		return nil, cerr
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: f.Name(), Err: err}
+	}
+	d := &Dir{fd: fd, openat2: hasOpenat2(fd)}
+	if err := outsideDotGit(f.Name(), d.RealPath(f.Name())); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
 // Close releases the directory.
 func (d *Dir) Close() error { return unix.Close(d.fd) }
 

@@ -51,6 +51,13 @@ func OpenDir(dir string) (*Dir, error) {
 	return &Dir{h: h}, nil
 }
 
+// FromFile opens the directory f names as a root. On Windows it is opened
+// again by f's name (not yet through the handle: not run on Windows).
+func FromFile(f *os.File) (*Dir, error) { return OpenDir(f.Name()) }
+
+// RealPath is name's real path.
+func (d *Dir) RealPath(name string) string { return realPath(name) }
+
 // held: on Windows the mount holds nothing open between calls.
 type held struct{}
 
