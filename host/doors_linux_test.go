@@ -492,3 +492,103 @@ func TestHostileCommandPathSwap(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileServerCredentials: the resident server reads for a caller
+// only what the caller could: a caller whose credentials are not the
+// server's runs its call in its own process, and is told why on stderr.
+// Root with cap_dac_override and cap_dac_read_search dropped from its
+// bounding set, a user whose supplementary groups were cleared, and a
+// process under no_new_privs (which a Landlock domain needs, and which
+// the kernel does not show) each get, through the server, what their own
+// process gets: Permission denied (or, for no_new_privs, the file by
+// their own read); a caller with the server's credentials is served.
+func TestHostileServerCredentials(t *testing.T) {
+	if os.Geteuid() != 0 {
+		record("resident server and a narrower caller", "wazero CLI, server", "not run: needs root, to be two users", true)
+		t.Skip("needs root: drops capabilities and becomes throwaway users")
+	}
+	setpriv := testtree.Tool(t, "setpriv")
+	base := t.TempDir()
+	openToAll(t, base)
+	built, _ := buildCLI(t)
+	bin := filepath.Join(base, "rootbound")
+	if exe, err := os.ReadFile(built); err != nil || os.WriteFile(bin, exe, 0o755) != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Join(base, "tree")
+	testtree.Write(t, tree, map[string]string{"dac.txt": "DAC-SECRET\n", "group.txt": "GROUP-SECRET\n", "ok.txt": "ok\n"})
+	os.Chmod(tree, 0o755)
+	os.Chown(filepath.Join(tree, "dac.txt"), otherID, otherID)
+	os.Chmod(filepath.Join(tree, "dac.txt"), 0o600)
+	const group = 4242
+	os.Chown(filepath.Join(tree, "group.txt"), 0, group)
+	os.Chmod(filepath.Join(tree, "group.txt"), 0o640)
+	tmp := filepath.Join(base, "tmp")
+	os.Mkdir(tmp, 0o755)
+	os.Chmod(tmp, 0o777|fs.ModeSticky)
+
+	// The servers: root's, and a user's with a supplementary group.
+	rootEnv := residentServer(t, bin, filepath.Join(base, "server-root"), nil)
+	userDir := filepath.Join(base, "server-user")
+	os.Mkdir(userDir, 0o700)
+	os.Chown(userDir, victimID, victimID)
+	userEnv := []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=" + tmp}
+	userEnv = residentServer(t, bin, userDir, &syscall.Credential{Uid: victimID, Gid: victimID, Groups: []uint32{group}}, userEnv...)
+	userEnv = slices.DeleteFunc(userEnv, func(v string) bool { return strings.HasPrefix(v, "XDG_") })
+
+	run := func(env []string, cred *syscall.Credential, argv ...string) (string, string, int) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env, cmd.Dir = env, base
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return out.String(), errb.String(), code
+	}
+	user := &syscall.Credential{Uid: victimID, Gid: victimID, Groups: []uint32{group}}
+	cleared := &syscall.Credential{Uid: victimID, Gid: victimID, Groups: []uint32{}}
+	for _, c := range []struct {
+		name   string
+		env    []string
+		cred   *syscall.Credential
+		prefix []string // what runs the command
+		file   string
+		secret string // printed only when the caller may read it
+		served bool   // the server takes the call
+		why    string // what the caller is told when it does not
+	}{
+		{name: "root, as the server", env: rootEnv, file: "dac.txt", secret: "DAC-SECRET", served: true},
+		{name: "root without cap_dac_override and cap_dac_read_search", env: rootEnv, prefix: []string{setpriv, "--bounding-set", "-dac_override,-dac_read_search"},
+			file: "dac.txt", why: "capabilities"},
+		{name: "root under no_new_privs", env: rootEnv, prefix: []string{setpriv, "--no-new-privs"}, file: "dac.txt", secret: "DAC-SECRET", why: "no_new_privs"},
+		{name: "a user in the server's groups", env: userEnv, cred: user, file: "group.txt", secret: "GROUP-SECRET", served: true},
+		{name: "a user with its groups cleared", env: userEnv, cred: cleared, file: "group.txt", why: "supplementary groups"},
+	} {
+		argv := append(slices.Clone(c.prefix), bin, "read", filepath.Join(tree, c.file))
+		out, errs, code := run(c.env, c.cred, argv...)
+		own, ownErrs, ownCode := run(c.env, c.cred, append(argv, "--no-server")...)
+		var why string
+		switch {
+		case c.secret == "" && strings.Contains(out, "SECRET"):
+			why = "the server read for it what it cannot: " + out
+		case c.secret != "" && !strings.Contains(out, c.secret):
+			why = fmt.Sprintf("not read: exit %d %q %q", code, out, errs)
+		case out != own || code != ownCode:
+			why = fmt.Sprintf("through the server %d %q, in its own process %d %q %q", code, out, ownCode, own, ownErrs)
+		case c.served == strings.Contains(errs, "this call runs in this process"):
+			why = fmt.Sprintf("served %v, want %v: %q", !c.served, c.served, errs)
+		case !c.served && !strings.Contains(errs, c.why):
+			why = fmt.Sprintf("not told why (%s): %q", c.why, errs)
+		}
+		verdict := map[bool]string{true: "served, as the server's own", false: "run in its own process, told why: " + c.why}[c.served]
+		if why != "" {
+			verdict = why
+			t.Errorf("%s: %s", c.name, why)
+		}
+		record("resident server: "+c.name, "wazero CLI, server", verdict, why == "")
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -141,7 +142,8 @@ const (
 
 // viaServer runs a glob, grep, read or list through the resident server, and reports
 // whether it did; when it did not, the caller runs it in its own process,
-// and a server is started for the calls after it.
+// and a server is started for the calls after it (not by a process under
+// no_new_privs, for which a server never reads).
 func viaServer(args []string, stdout, stderr io.Writer) (int, bool) {
 	if len(args) == 0 || !served(args[0]) || os.Getenv("ROOTBOUND_SERVER") == "off" {
 		return 0, false
@@ -338,7 +340,7 @@ func callServer(dir string, req clientRequest, files []*os.File, stdout, stderr 
 // server of its own.
 var startServer = func(dir string) int {
 	exe, err := os.Executable()
-	if err != nil || goRunBuild(exe) {
+	if err != nil || goRunBuild(exe) || underNoNewPrivs() {
 		return 0
 	}
 	cmd := exec.Command(exe, "server", "--dir", dir)
@@ -350,6 +352,13 @@ var startServer = func(dir string) int {
 	pid := cmd.Process.Pid
 	_ = cmd.Process.Release()
 	return pid
+}
+
+// underNoNewPrivs reports whether this process runs under no_new_privs: a
+// server it started would read for no caller (otherCredentials).
+func underNoNewPrivs() bool {
+	st, err := procStatus("self")
+	return err != nil || st["NoNewPrivs"] != "0"
 }
 
 // goRunBuild reports whether exe is where `go run` puts what it builds:
@@ -650,6 +659,13 @@ func (s *server) handle(conn *net.UnixConn) {
 		w.send(frameFallback, nil)
 		return
 	}
+	// A server acting for a caller is that caller: one that may read
+	// other files than the server (other groups, capabilities, a
+	// confinement) runs its call itself, and is told why.
+	if why := otherCredentials(pid); why != "" {
+		w.send(frameFallback, []byte(why))
+		return
+	}
 	paths, ok := openedPaths(req.Paths, fds)
 	if !ok {
 		w.send(frameFallback, nil)
@@ -769,6 +785,77 @@ func sameView(pid int) bool {
 	}
 	var a, b unix.Stat_t
 	return unix.Stat(fmt.Sprintf("/proc/%d/root", pid), &a) == nil && unix.Stat("/", &b) == nil && a.Dev == b.Dev && a.Ino == b.Ino
+}
+
+// credentials are the lines of /proc/PID/status that say what a process
+// may open, and how a difference is said: its user and group IDs (real,
+// effective, saved, file system), supplementary groups, capabilities, and
+// the confinements the kernel shows another process (no_new_privs,
+// seccomp).
+var credentials = []struct{ field, what string }{
+	{"Uid", "user IDs"}, {"Gid", "group IDs"}, {"Groups", "supplementary groups"},
+	{"CapInh", "inheritable capabilities"}, {"CapPrm", "permitted capabilities"}, {"CapEff", "effective capabilities"},
+	{"CapBnd", "bounding capabilities"}, {"CapAmb", "ambient capabilities"},
+	{"NoNewPrivs", "no_new_privs"}, {"Seccomp", "seccomp mode"}, {"Seccomp_filters", "seccomp filters"},
+}
+
+// otherCredentials says why the process pid (a caller) may open other
+// files than this one (the server), or "" when nothing the kernel shows
+// of both differs: the credentials above, its user namespace, its LSM
+// label (AppArmor, SELinux). The kernel shows no process's Landlock
+// domain to another; one without privilege can take one only under
+// no_new_privs, so a caller under no_new_privs is never served: whatever
+// confines it may be what the server does not share.
+func otherCredentials(pid int) string {
+	theirs, err1 := procStatus(strconv.Itoa(pid))
+	ours, err2 := procStatus("self")
+	if err1 != nil || err2 != nil {
+		return "the caller's credentials could not be read"
+	}
+	for _, c := range credentials {
+		if theirs[c.field] != ours[c.field] {
+			return "the resident server runs with other " + c.what + " than this process, and reads only for a caller with its own"
+		}
+	}
+	if theirs["NoNewPrivs"] != "0" {
+		return "this process runs under no_new_privs, which may come with a confinement the kernel does not show (Landlock), so the resident server does not read for it"
+	}
+	for _, a := range []struct {
+		file, what string
+		link       bool
+	}{{"ns/user", "user namespace", true}, {"attr/current", "security label", false}} {
+		theirs, errT := procFile(strconv.Itoa(pid), a.file, a.link)
+		ours, errO := procFile("self", a.file, a.link)
+		if (errT == nil) != (errO == nil) || theirs != ours {
+			return "the resident server runs in another " + a.what + " than this process"
+		}
+	}
+	return ""
+}
+
+// procFile reads /proc/ID/FILE, or the link it is.
+func procFile(id, file string, link bool) (string, error) {
+	if link {
+		return os.Readlink("/proc/" + id + "/" + file)
+	}
+	b, err := os.ReadFile("/proc/" + id + "/" + file)
+	return string(b), err
+}
+
+// procStatus reads /proc/ID/status as its fields, each value with its
+// white space made single spaces.
+func procStatus(id string) (map[string]string, error) {
+	b, err := os.ReadFile("/proc/" + id + "/status")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			out[k] = strings.Join(strings.Fields(v), " ")
+		}
+	}
+	return out, nil
 }
 
 // frames writes an answer's frames; its writers are safe for concurrent
