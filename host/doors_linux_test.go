@@ -28,6 +28,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rootbound/rootbound/internal/testtree"
+	"github.com/rootbound/rootbound/protocol"
 )
 
 // Throwaway users: a victim, and another user of the same machine.
@@ -590,5 +591,130 @@ func TestHostileServerCredentials(t *testing.T) {
 			t.Errorf("%s: %s", c.name, why)
 		}
 		record("resident server: "+c.name, "wazero CLI, server", verdict, why == "")
+	}
+}
+
+// TestHostileDeepPath: a call on a path 2,000 directories deep (3,999
+// bytes, under PATH_MAX, so resolvable whole) costs what is linear in its
+// depth. The module walks such a path a component at a time and wazero
+// hands the mount each step as a path from the root: resolved whole, each
+// open cost the kernel the whole path, and the calls d lookups each (a
+// list 1,365 deep took 6.4 s). The mount's count of components the kernel
+// resolved must stay within 32 a level for each call (15.5 measured;
+// resolved whole, about d/2 × 5 a level), and each call end
+// well within its deadline, through the library and the command.
+func TestHostileDeepPath(t *testing.T) {
+	const depth = 2000
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	os.Mkdir(root, 0o755)
+	d, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range depth {
+		if err := d.Mkdir("d", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		next, err := d.OpenRoot("d")
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d = next
+	}
+	if err := d.WriteFile("f.txt", []byte(needle+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	deep := strings.Repeat("d/", depth)[:2*depth-1]
+	ctx := context.Background()
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", root).WithTimeout(timeout).WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	bin, _ := buildCLI(t)
+	for _, c := range []struct {
+		name string
+		call call
+		cli  []string // the same as the command runs it, PATH the deep directory
+	}{
+		{name: "list", call: call{list: &ListArgs{Path: deep}}, cli: []string{"list"}},
+		{name: "grep", call: call{grep: &GrepArgs{Pattern: needle, Path: deep}}, cli: []string{"grep", "-l", needle}},
+		{name: "glob", call: call{glob: &GlobArgs{Pattern: "*.txt", Path: deep}}, cli: []string{"glob", "*.txt"}},
+		{name: "read", call: call{read: &ReadArgs{Path: deep + "/f.txt"}}, cli: []string{"read", "f.txt"}},
+		{name: "stat", call: call{other: protocol.Call{Stat: &protocol.StatArgs{Path: deep + "/f.txt"}}}, cli: []string{"stat", "f.txt"}},
+	} {
+		before := r.roots[0].Lookups()
+		o := c.call.library(ctx, r)
+		lookups := r.roots[0].Lookups() - before
+		ok := o.code == "" && len(o.items) > 0 && lookups <= 32*depth && o.took < timeout/2
+		note := fmt.Sprintf("%v, %d lookups (%.1f a level)", o.took.Round(time.Millisecond), lookups, float64(lookups)/depth)
+		record(fmt.Sprintf("%s %d directories deep", c.name, depth), "wazero library", note, ok)
+		if !ok {
+			t.Errorf("%s: code %q, %d items, %s", c.name, o.code, len(o.items), note)
+		}
+		// The command, on the deep directory as its PATH (opened a
+		// component at a time, its ignore files above read by "..").
+		args := append(slices.Clone(c.cli), "--no-server")
+		if c.name != "read" && c.name != "stat" {
+			args = append(args, filepath.Join(root, deep))
+		} else {
+			args[len(args)-2] = filepath.Join(root, deep, args[len(args)-2])
+		}
+		start := time.Now()
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		took := time.Since(start)
+		ok = err == nil && bytes.Contains(out, []byte("f.txt")) || c.name == "read" && err == nil && bytes.Contains(out, []byte(needle))
+		ok = ok && took < timeout/2
+		record(fmt.Sprintf("%s %d directories deep", c.name, depth), "wazero CLI", took.Round(time.Millisecond).String(), ok)
+		if !ok {
+			t.Errorf("command %s: %v, %v\n%.300s", c.name, err, took, out)
+		}
+	}
+}
+
+// TestHostileSearchOnly: a readable file in a directory this user may
+// search but not list (mode 0711: cat reads dir/file, ls dir fails) is
+// read, and grepped when named; a listing of the directory is unreadable,
+// with the system's reason. Run as a throwaway user (permissions do not
+// bind root).
+func TestHostileSearchOnly(t *testing.T) {
+	if tree := os.Getenv("ROOTBOUND_DOORS_TREE"); os.Getenv(doorsChild) == "search only" {
+		ctx := context.Background()
+		r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", tree).WithCacheDir(""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close(ctx)
+		if res, err := r.Read(ctx, ReadArgs{Path: "search/x.txt"}); err != nil || len(res.Items) != 1 {
+			t.Errorf("read search/x.txt: %v", err)
+		}
+		if res, err := r.Grep(ctx, GrepArgs{Pattern: needle, Path: "search/x.txt"}); err != nil || len(res.Items) != 1 {
+			t.Errorf("grep in search/x.txt: %v", err)
+		}
+		res, err := r.List(ctx, ListArgs{Path: "search"})
+		if err == nil && (len(res.Problems) != 1 || !strings.Contains(strings.ToLower(res.Problems[0].Message), "permission denied")) {
+			t.Errorf("list search: %v %+v, want it unreadable (permission denied)", err, res.Problems)
+		}
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: a throwaway user, whom permissions bind")
+	}
+	base := t.TempDir()
+	openToAll(t, base)
+	tree := filepath.Join(base, "tree")
+	testtree.Write(t, tree, map[string]string{"search/x.txt": needle + "\n"})
+	os.Chmod(tree, 0o755)
+	os.Chmod(filepath.Join(tree, "search"), 0o711)
+	out, err := runAs(t, base, &syscall.Credential{Uid: victimID, Gid: victimID}, "TestHostileSearchOnly", "search only",
+		"HOME=/nonexistent", "ROOTBOUND_DOORS_TREE="+tree)
+	ok := err == nil && strings.Contains(out, "PASS")
+	record("a file in a directory that can be searched, not listed (0711)", "wazero library",
+		map[bool]string{true: "read and grepped; the listing unreadable (permission denied)", false: "not read"}[ok], ok)
+	if !ok {
+		t.Errorf("%v\n%s", err, out)
 	}
 }

@@ -78,7 +78,13 @@ type Tree struct {
 	fds    []int    // fds[i] is names[:i+1], or -1 when closed to stay under maxOpen
 	open   int      // how many of fds are open
 	cur    string   // strings.Join(names, "/")
+	opened int      // directories opened, ever (Opened)
 }
+
+// Opened is how many directories the tree has opened: what its walks
+// cost the runtime, for tests that hold a walk to a cost linear in its
+// depth.
+func (t *Tree) Opened() int { return t.opened }
 
 // Open opens the tree whose top is dir: in the wasm module, the name of a
 // directory the runtime preopened; in a native build, a directory on disk.
@@ -113,6 +119,25 @@ func (t *Tree) Dir(rel string) (int, error) {
 		}
 		return t.fds[len(t.fds)-1], nil // the last one opened is always open
 	}
+	if name, ok := child(t.cur, rel); ok {
+		// One level below the directory open last (always open), as a
+		// walk down a path goes: opened from it, with no look at what is
+		// above (a path d deep is then opened in time linear in d, not
+		// in d²).
+		fd := t.top
+		if len(t.fds) > 0 {
+			fd = t.fds[len(t.fds)-1]
+		}
+		nfd, err := openDir(fd, name)
+		t.opened++
+		if err != nil {
+			return -1, t.classify(fd, rel, name, "open", err)
+		}
+		t.names, t.fds, t.cur = append(t.names, name), append(t.fds, nfd), rel
+		t.open++
+		t.evict()
+		return nfd, nil
+	}
 	comps, err := split(rel)
 	if err != nil {
 		return -1, &fs.PathError{Op: "open", Path: rel, Err: err}
@@ -134,9 +159,10 @@ func (t *Tree) Dir(rel string) (int, error) {
 	}
 	for i := j + 1; i < len(comps); i++ {
 		nfd, err := openDir(fd, comps[i])
+		t.opened++
 		if err != nil {
 			t.truncate(i)
-			return -1, t.classify(fd, comps[:i+1], "open", err)
+			return -1, t.classify(fd, strings.Join(comps[:i+1], "/"), comps[i], "open", err)
 		}
 		if i < n {
 			t.fds[i] = nfd
@@ -163,7 +189,7 @@ func (t *Tree) OpenFile(rel string) (fd int, st Stat, err error) {
 	}
 	fd, err = openFile(dir, name)
 	if err != nil {
-		return -1, Stat{}, t.classify(dir, strings.Split(rel, "/"), "open", err)
+		return -1, Stat{}, t.classify(dir, rel, name, "open", err)
 	}
 	if st, err = fstat(fd); err != nil {
 		closeFD(fd)
@@ -212,17 +238,30 @@ func (t *Tree) parent(rel string) (int, string, error) {
 	return fd, name, err
 }
 
-// classify turns the failure to open comps (the last in the directory
-// dir) into a *LinkError when that component is a link. Runtimes say so
-// differently (ELOOP, ENOTDIR for a directory opened without following,
-// ENOTCAPABLE from a host that checks paths itself), so the entry is
-// looked at once more, without following.
-func (t *Tree) classify(dir int, comps []string, op string, err error) error {
-	p := strings.Join(comps, "/")
-	if st, serr := fstatat(dir, comps[len(comps)-1]); serr == nil && st.Type == Symlink {
+// classify turns the failure to open p (name, in the directory dir) into a
+// *LinkError when that component is a link. Runtimes say so differently
+// (ELOOP, ENOTDIR for a directory opened without following, ENOTCAPABLE
+// from a host that checks paths itself), so the entry is looked at once
+// more, without following.
+func (t *Tree) classify(dir int, p, name, op string, err error) error {
+	if st, serr := fstatat(dir, name); serr == nil && st.Type == Symlink {
 		return &LinkError{Path: p}
 	}
 	return &fs.PathError{Op: op, Path: p, Err: err}
+}
+
+// child returns the last component of rel when rel is one component below
+// dir ("" the top).
+func child(dir, rel string) (string, bool) {
+	name := rel
+	if dir != "" {
+		if len(rel) <= len(dir)+1 || rel[len(dir)] != '/' || rel[:len(dir)] != dir {
+			return "", false
+		}
+		name = rel[len(dir)+1:]
+	}
+	ok := name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
+	return name, ok
 }
 
 // truncate closes the directories below the first n components.

@@ -142,6 +142,55 @@ func TestTreeDeep(t *testing.T) {
 	}
 }
 
+// TestTreeWalkDown: a walk down a deep path, a level at a time, each
+// level's file opened before the next (as the module loads each level's
+// ignore files), opens each directory once (not the path from the top
+// each time), holds no more than maxOpen, and still refuses a link.
+func TestTreeWalkDown(t *testing.T) {
+	const depth = 500
+	dir := t.TempDir()
+	p := dir
+	for i := 0; i < depth; i++ {
+		p = filepath.Join(p, "d")
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(p, "f"), nil, 0o644)
+	}
+	os.Symlink("d", filepath.Join(p, "l"))
+	tree, err := nofollow.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	before := openFDs(t)
+	rel := ""
+	for i := 0; i < depth; i++ {
+		rel = strings.TrimPrefix(rel+"/d", "/")
+		if _, err := tree.Dir(rel); err != nil {
+			t.Fatalf("level %d: %v", i, err)
+		}
+		fd, _, err := tree.OpenFile(rel + "/f")
+		if err != nil {
+			t.Fatalf("level %d: %v", i, err)
+		}
+		nofollow.Close(fd)
+	}
+	if got := tree.Opened(); got != depth {
+		t.Errorf("%d directories opened for a walk %d deep, want %d", got, depth, depth)
+	}
+	if held := openFDs(t) - before; held > 130 {
+		t.Errorf("%d descriptors held at depth %d, want at most about 128", held, depth)
+	}
+	var le *nofollow.LinkError
+	if _, err := tree.Dir(rel + "/l"); !errors.As(err, &le) || le.Path != rel+"/l" {
+		t.Errorf("a link one level down: %v, want a LinkError naming it", err)
+	}
+	if _, err := tree.Dir("d/d"); err != nil { // back up, from what is still open
+		t.Errorf("back up: %v", err)
+	}
+}
+
 // TestTreeHeldDirectory: a directory swapped for a link to .git after it
 // was opened is not followed: the tree goes on reading the directory it
 // opened, and a fresh open of the name is refused.

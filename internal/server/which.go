@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
@@ -157,7 +156,7 @@ func (wh *which) prime(pol *protocol.RootPolicy) *protocol.Error {
 				return protocol.AsError(err)
 			}
 		}
-		p := path.Join(dir, part)
+		p := below(dir, part)
 		isDir := i < len(parts)-1 || !wh.sc.file
 		if wh.deny != nil {
 			if v, _ := wh.deny.Match(p, isDir, nil); v == ignore.Ignore {
@@ -211,7 +210,7 @@ func (wh *which) load(dir string, entries []walk.Entry, listed bool) error {
 		var t walk.Type
 		t, hasGit = has(".git")
 		gitDir = hasGit && t == walk.TypeDir
-	} else if st, err := wh.sc.tree.Lstat(path.Join(dir, ".git")); err == nil {
+	} else if st, err := wh.sc.tree.Lstat(below(dir, ".git")); err == nil {
 		hasGit, gitDir = true, st.Type == nofollow.Dir
 	}
 	read := func(kind ignore.Kind, name string) error {
@@ -220,16 +219,18 @@ func (wh *which) load(dir string, entries []walk.Entry, listed bool) error {
 				return nil
 			}
 		}
-		data, n, err := wh.reader.Read(wh.sc.tree, path.Join(dir, name), wh.c.maxSize, 0, wh.c.meter)
+		data, n, err := wh.reader.Read(wh.sc.tree, below(dir, name), wh.c.maxSize, 0, wh.c.meter)
 		if berr := wh.c.addBytes(n); berr != nil {
 			return berr
 		}
-		display := wh.sc.displayRoot(path.Join(dir, name))
 		switch {
 		case wh.c.meter.Err() != nil:
 			return wh.c.meter.Err()
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, search.ErrSpecial) && !listed:
 			return nil
+		}
+		display := wh.sc.displayRoot(below(dir, name))
+		switch {
 		case errors.Is(err, search.ErrTooLarge):
 			return wh.c.problem(display, errors.New("ignore file over the size cap: its rules were not applied"))
 		case err != nil:
@@ -262,6 +263,16 @@ func (wh *which) load(dir string, entries []walk.Entry, listed bool) error {
 	}
 	wh.ign.Enter(dir, files, hasGit)
 	return nil
+}
+
+// below is the path of name in the directory dir (clean, relative; ""
+// the root), without path.Join's cleaning of what is clean already: on a
+// path thousands of directories deep that is a copy a level, not a scan.
+func below(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }
 
 // skip says whether the walk leaves an entry out, and counts why. After

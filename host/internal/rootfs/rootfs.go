@@ -211,6 +211,8 @@ type file struct {
 	osf  *os.File // otherwise
 	st   sys.Stat_t
 	gate *Gate
+	// searchOnly: a directory opened to search, not to list (searchFlag).
+	searchOnly bool
 }
 
 func (f *file) Dev() (uint64, experimentalsys.Errno)    { return f.st.Dev, 0 }
@@ -260,8 +262,11 @@ func (f *file) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Errno) 
 	if f.gate.closed() {
 		return nil, experimentalsys.ENOTSUP
 	}
-	if !f.st.Mode.IsDir() {
+	switch {
+	case !f.st.Mode.IsDir():
 		return nil, experimentalsys.EBADF
+	case f.searchOnly:
+		return nil, experimentalsys.EACCES
 	}
 	entries, err := f.osf.ReadDir(n)
 	if err == io.EOF {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rootbound/rootbound/internal/nofollow"
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -23,7 +25,15 @@ type Dir struct {
 	// (Linux 5.6 and later); otherwise a path is opened a component at a
 	// time.
 	openat2 bool
+	// lookups counts the components the kernel was handed to resolve
+	// below fd, by every mount of it (Lookups).
+	lookups atomic.Int64
 }
+
+// Lookups is how many path components the mounts of d have had the kernel
+// resolve: what their opens cost, for tests that hold a call on a deep
+// path to a cost linear in its depth.
+func (d *Dir) Lookups() int64 { return d.lookups.Load() }
 
 // OpenDir opens the host directory dir. The host names it, links and all
 // (a root's own path is configuration, not a call's argument); a directory
@@ -86,15 +96,17 @@ func (f *FS) open(p string, flags int) (int, error) {
 		return -1, unix.EPERM
 	}
 	if f.whole(p) {
+		f.dir.lookups.Add(int64(strings.Count(p, "/") + 1))
 		return openat2(f.dir.fd, p, flags)
 	}
 	if p == "." {
+		f.dir.lookups.Add(1)
 		return openat(f.dir.fd, ".", flags)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	dir, base := parent(p)
-	dfd, err := f.tree().Dir(dir)
+	dfd, err := f.fromChain(dir)
 	if err != nil {
 		return -1, treeErr(err)
 	}
@@ -108,10 +120,31 @@ func (f *FS) open(p string, flags int) (int, error) {
 }
 
 // whole reports whether the kernel resolves p in one call (openat2): a
-// path of PATH_MAX (4096 bytes with its NUL) or more, which names a file
-// all the same, is opened a component at a time, each name relative to
-// the directory above.
-func (f *FS) whole(p string) bool { return f.dir.openat2 && len(p) < 4096 }
+// path of more than maxWhole components is opened from the chain the
+// mount holds, a component at a time, each name relative to the directory
+// above, as is one of PATH_MAX (4096 bytes with its NUL) or more, which
+// names a file all the same.
+func (f *FS) whole(p string) bool {
+	return f.dir.openat2 && len(p) < 4096 && strings.Count(p, "/") < maxWhole
+}
+
+// maxWhole bounds the components of a path the kernel is handed whole.
+// A module walking a deep path opens it a component at a time, and wazero
+// hands the mount each as a path from the root: resolved whole, the opens
+// of a path d directories deep cost d² lookups (a list 1,365 deep took
+// 6.4 s); from the chain the mount holds, each costs one. Below it,
+// openat2's one call is as cheap as any: trees searched are rarely deeper.
+const maxWhole = 32
+
+// fromChain returns the directory dir from the chain the mount holds, opening
+// what it lacks; f.mu must be held.
+func (f *FS) fromChain(dir string) (int, error) {
+	t := f.tree()
+	before := t.Opened()
+	fd, err := t.Dir(dir)
+	f.dir.lookups.Add(int64(t.Opened()-before) + 1) // and the open of what is in it
+	return fd, err
+}
 
 // held is the chain of directories the mount holds open, guarded by mu
 // (wazero calls a mount from the one goroutine running its instance; the
@@ -204,6 +237,14 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (expe
 		osFlag |= unix.O_DIRECTORY
 	}
 	fd, err := f.open(p, osFlag)
+	searchOnly := false
+	if err == unix.EACCES && osFlag&unix.O_DIRECTORY != 0 && searchFlag != 0 {
+		// A directory this user may search but not list (mode 0711):
+		// held to open what is below it, as cat opens dir/file; a
+		// listing of it is EACCES.
+		fd, err = f.open(p, searchFlag|unix.O_DIRECTORY|unix.O_CLOEXEC)
+		searchOnly = err == nil
+	}
 	if err != nil {
 		return nil, errno(err)
 	}
@@ -216,7 +257,7 @@ func (f *FS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (expe
 	case t == 0:
 		return &file{fd: fd, st: st, gate: f.gate}, 0
 	case t.IsDir():
-		return &file{fd: -1, osf: os.NewFile(uintptr(fd), p), st: st, gate: f.gate}, 0
+		return &file{fd: -1, osf: os.NewFile(uintptr(fd), p), st: st, gate: f.gate, searchOnly: searchOnly}, 0
 	}
 	unix.Close(fd)
 	return nil, experimentalsys.EACCES
@@ -237,13 +278,14 @@ func (f *FS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
 		return sys.Stat_t{}, experimentalsys.EPERM
 	}
 	if f.whole(p) {
+		f.dir.lookups.Add(int64(strings.Count(p, "/") + 1))
 		st, err := lstatOpenat2(f.dir, p)
 		return st, errno(err)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	dir, base := parent(p)
-	dfd, err := f.tree().Dir(dir)
+	dfd, err := f.fromChain(dir)
 	if err != nil {
 		return sys.Stat_t{}, errno(treeErr(err))
 	}

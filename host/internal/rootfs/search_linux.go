@@ -7,3 +7,7 @@ import "golang.org/x/sys/unix"
 // make /home) opens too. A host walking a path it was given a component at
 // a time opens each directory with it.
 const SearchDir = unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC
+
+// searchFlag opens a directory only to search it (open what is below),
+// when it cannot be listed: O_PATH.
+const searchFlag = unix.O_PATH
