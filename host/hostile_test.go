@@ -819,15 +819,12 @@ func (h *hostileTree) skipNote(keys ...string) string {
 // in time.
 const nodeDeep = "the Node host lstats every component of every path before node:wasi opens it, so a walk 2,000 directories deep costs about 2 million lstats (SECURITY.md)"
 
-// nodeLong and cliLong are why the Node host and the command cannot open
-// a path over 4,096 bytes.
-const (
-	nodeLong = "node:wasi opens by the whole host path, which Linux refuses past PATH_MAX (ENAMETOOLONG); the answer is unreadable, with that reason"
-	cliLong  = "the command opens a PATH as its root by the whole path, as rg and fd do, which Linux refuses past PATH_MAX; it exits 2 saying so (rg: \"File name too long\")"
-)
+// nodeLong is why the Node host cannot open a path over 4,096 bytes. (The
+// command opens its PATH a component at a time, whatever its length.)
+const nodeLong = "node:wasi opens by the whole host path, which Linux refuses past PATH_MAX (ENAMETOOLONG); the answer is unreadable, with that reason"
 
 // longKnown are the runtimes that cannot open a path over 4,096 bytes.
-var longKnown = map[string]string{"node": nodeLong, "wazero CLI": cliLong, "wazero CLI, server": cliLong}
+var longKnown = map[string]string{"node": nodeLong}
 
 // endsAsKnown reports whether a case ended as its known limitation (why)
 // says it does, with a typed error: a limitation never excuses anything
@@ -836,8 +833,6 @@ func endsAsKnown(why string, o outcome) bool {
 	switch why {
 	case nodeLong:
 		return o.code == protocol.CodeUnreadable && strings.Contains(o.text, "name too long")
-	case cliLong:
-		return o.code == "exit 2" && strings.Contains(o.text, "file name too long")
 	}
 	return o.code == protocol.CodeDeadline
 }
