@@ -262,6 +262,22 @@ func residentServer(t *testing.T, bin, dir string, cred *syscall.Credential, env
 	}
 }
 
+// commandMode is a way the command runs a call: in its own process
+// (--no-server), or through its resident server (the environment
+// residentServer returned).
+type commandMode struct {
+	name string
+	env  []string
+	flag []string
+}
+
+func commandModes(serverEnv []string) []commandMode {
+	return []commandMode{
+		{name: "wazero CLI", env: os.Environ(), flag: []string{"--no-server"}},
+		{name: "wazero CLI, server", env: serverEnv},
+	}
+}
+
 // TestHostileForgedNames: a file name cannot forge a line of the command's
 // output. `x\nfake.go:1:FORGED` and names with a carriage return, an
 // escape and a bidi override, listed by glob, grep -l and grep --files to
@@ -357,20 +373,13 @@ func TestHostileCommandPath(t *testing.T) {
 		{path: "outside"},
 	} {
 		var answers []string
-		for _, mode := range []struct {
-			name string
-			env  []string
-			args []string
-		}{
-			{name: "wazero CLI", env: os.Environ(), args: []string{"--no-server"}},
-			{name: "wazero CLI, server", env: serverEnv},
-		} {
+		for _, mode := range commandModes(serverEnv) {
 			for _, tool := range []string{"grep", "list"} {
 				args := []string{tool}
 				if tool == "grep" {
 					args = append(args, "-rn", "ROOTBOUND-OUTSIDE-7f3[a]|"+needle)
 				}
-				cmd := exec.Command(bin, append(append(args, mode.args...), c.path)...)
+				cmd := exec.Command(bin, append(append(args, mode.flag...), c.path)...)
 				cmd.Dir, cmd.Env = work, mode.env
 				var out, errb strings.Builder
 				cmd.Stdout, cmd.Stderr = &out, &errb
@@ -432,14 +441,7 @@ func TestHostileCommandPathSwap(t *testing.T) {
 		{"list", target},
 		{"stat", filepath.Join(target, "file.txt")},
 	}
-	for _, mode := range []struct {
-		name string
-		env  []string
-		flag []string
-	}{
-		{name: "wazero CLI", env: os.Environ(), flag: []string{"--no-server"}},
-		{name: "wazero CLI, server", env: serverEnv},
-	} {
+	for _, mode := range commandModes(serverEnv) {
 		var stop atomic.Bool
 		var swaps, runs, leaks, found atomic.Int64
 		var wg sync.WaitGroup

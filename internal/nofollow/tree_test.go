@@ -72,8 +72,8 @@ func TestTree(t *testing.T) {
 				if err != nil {
 					t.Fatalf("OpenFile(%q): %v", tt.path, err)
 				}
-				defer nofollow.Close(fd)
-				f := os.NewFile(uintptr(fd), "f")
+				f := os.NewFile(uintptr(fd), "f") // the file's now: closed once, by it
+				defer f.Close()
 				b := make([]byte, 16)
 				n, _ := f.Read(b)
 				if string(b[:n]) != tt.want || st.Type != nofollow.File || st.Size != int64(len(tt.want)) {
@@ -130,8 +130,9 @@ func TestTreeDeep(t *testing.T) {
 			t.Fatalf("level %d: %v", i, err)
 		}
 		b := make([]byte, 8)
-		n, _ := os.NewFile(uintptr(fd), "f").Read(b)
-		nofollow.Close(fd)
+		f := os.NewFile(uintptr(fd), "f") // the file's now: closed once, by it
+		n, _ := f.Read(b)
+		f.Close()
 		if string(b[:n]) != fmt.Sprint(i) {
 			t.Fatalf("level %d read %q", i, b[:n])
 		}
@@ -215,8 +216,9 @@ func TestTreeHeldDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := make([]byte, 16)
-	n, _ := os.NewFile(uintptr(fd), "f").Read(b)
-	nofollow.Close(fd)
+	f := os.NewFile(uintptr(fd), "f") // the file's now: closed once, by it
+	n, _ := f.Read(b)
+	f.Close()
 	if string(b[:n]) != "inside" {
 		t.Errorf("read %q through the held directory, want inside", b[:n])
 	}

@@ -104,7 +104,8 @@ func openPath(cwd, arg string) (dir *os.File, file string, err error) {
 			if !last || strings.HasSuffix(arg, "/") {
 				return nil, "", &fs.PathError{Op: "stat", Path: arg, Err: unix.ENOTDIR}
 			}
-			return dirFile(&cur, filepath.Dir(absolute(cwd, arg))), name, nil
+			dir, err := dirFile(&cur, filepath.Dir(absolute(cwd, arg)))
+			return dir, name, err
 		default:
 			return nil, "", fmt.Errorf("%s: neither a directory nor a regular file", arg)
 		}
@@ -120,19 +121,23 @@ func openPath(cwd, arg string) (dir *os.File, file string, err error) {
 		closeAt(cur)
 		cur = next
 	}
-	return dirFile(&cur, absolute(cwd, arg)), "", nil
+	dir, err = dirFile(&cur, absolute(cwd, arg))
+	return dir, "", err
 }
 
 // dirFile is the directory open as *cur as an *os.File named name (its
 // absolute path as typed, which only a runner's redaction of host paths
 // reads); the descriptor is the file's now (*cur is -1).
-func dirFile(cur *int, name string) *os.File {
+func dirFile(cur *int, name string) (*os.File, error) {
 	fd := *cur
 	if fd == unix.AT_FDCWD {
-		fd, _ = unix.Open(".", rootfs.SearchDir, 0)
+		var err error
+		if fd, err = unix.Open(".", rootfs.SearchDir, 0); err != nil {
+			return nil, &fs.PathError{Op: "open", Path: ".", Err: err}
+		}
 	}
 	*cur = -1
-	return os.NewFile(uintptr(fd), name)
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 // absolute is arg (from cwd, "" this process's) as an absolute path, by

@@ -419,9 +419,7 @@ type openedPath struct {
 // closeTargets lets go of what the targets hold.
 func closeTargets(ts []target) {
 	for _, t := range ts {
-		if t.close != nil {
-			t.close()
-		}
+		t.closeNow()
 	}
 }
 
