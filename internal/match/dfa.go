@@ -1,8 +1,10 @@
 package match
 
 import (
+	"bytes"
 	"encoding/binary"
 	"regexp/syntax"
+	"runtime"
 	"slices"
 	"unicode/utf8"
 
@@ -18,14 +20,22 @@ import (
 // cache is bounded (when full it is cleared and refilled, as RE2 does), so
 // the worst case is a state computed per byte, which the meter charges.
 //
-// It steps over runes, not bytes, so it needs no UTF-8 automaton: ASCII
-// bytes index a table per state, other runes a small map. Invalid UTF-8
-// decodes to U+FFFD one byte at a time, as in Go's regexp. ASCII bytes that
-// no instruction tells apart share a class and a column of the table, as in
-// RE2: `[a-z]{1000}[0-9]` has five classes, not 128 bytes, so a state is a
-// few dozen bytes and a cache of thousands of them stays small (and cheap
-// for the module's garbage collector, which would otherwise scan 1 KiB of
-// pointers per state).
+// It steps over runes, not bytes, so it needs no UTF-8 automaton: an
+// ASCII byte indexes a table, any other character a small map of its
+// state. Invalid UTF-8 decodes to U+FFFD one byte at a time, as in Go's
+// regexp. ASCII bytes that no instruction tells apart share a class, as
+// in RE2 (`[a-z]{1000}[0-9]` has five classes, not 128 bytes): a state's
+// transition is computed once a class, and written for each of its bytes.
+//
+// The table is one flat slice of int32 for every state (RE2's and
+// regex-automata's layout), a row of 256 a state, indexed by the byte
+// itself: a state is the offset of its row, so the scan loop reads the
+// next state's offset with one load a byte and nothing to follow but an
+// index, and leaves the loop only for what needs a look (a transition not
+// computed yet, a state where a match ended or nothing can match any more
+// or that it passes over, a byte that is not ASCII), which the entry says
+// by being negative. Holding no pointers, the table costs the garbage
+// collector nothing to scan, however large.
 //
 // Empty-width assertions (^ $ \A \z \b \B) depend on the characters on both
 // sides of a position, so a state records what it knows of the previous
@@ -41,12 +51,31 @@ type dfa struct {
 	// * and ? take (a glob, as globset's: a name is bytes).
 	strict bool
 
-	classOf  [utf8.RuneSelf]uint8 // ASCII byte -> its column in dstate.next
-	nclasses int
+	// classOf is an ASCII byte's class: the bytes of one class lead every
+	// state to the same next one.
+	classOf  [utf8.RuneSelf]uint8
+	nclasses int // of ASCII bytes
+	stride   int // a row of trans: 256, a byte each
 
-	cache     map[string]*dstate
+	// keep are the flags of dstate the program's assertions look at: a
+	// pattern without \b does not tell a state after a word character
+	// from one after another, and so has fewer states, and an idle state
+	// that reads what starts no match goes back to itself (accel).
+	keep uint8
+
+	// trans is every state's row: trans[s+b] is the state after the one
+	// at offset s reads b: its offset (>= 0), unknown, or special(offset)
+	// for a state the scan must look at. A byte that is not ASCII is
+	// always unknown: the character is decoded, and looked up in the
+	// state's map.
+	trans     []int32
+	states    []*dstate // by offset/stride
+	cache     map[string]int32
 	cacheCost int
-	starts    [4]*dstate // by startKind
+	clears    int      // of the cache, for tests
+	starts    [4]int32 // by startKind; unknown until computed
+	// startsMade: the first start made every kind (start).
+	startsMade bool
 
 	// scratch for state computation
 	q0, q1 sparseSet
@@ -54,15 +83,50 @@ type dfa struct {
 	key    []byte
 }
 
+// Entries of dfa.trans that are not a plain state's offset.
+const (
+	unknown int32 = -1 // not computed yet
+)
+
+// special encodes the offset of a state the scan must look at (a match
+// ended before its character, nothing can match any more, or it is passed
+// over: looked): negative, below unknown.
+func special(off int32) int32 { return -off - 2 }
+
+// unspecial is the offset special encoded.
+func unspecial(t int32) int32 { return -t - 2 }
+
 // dstate is a DFA state: the instructions the search is at (after every
 // empty transition that needs no assertion), and what is known about the
 // previous character.
 type dstate struct {
 	insts []uint32
 	flags uint8
-	next  []*dstate // by byte class, for ASCII
-	other map[rune]*dstate
-	eot   uint8 // 0: not computed; eotNoMatch; eotMatch
+	off   int32          // its row in dfa.trans
+	other map[rune]int32 // the state after a character that is not ASCII
+	eot   uint8          // 0: not computed; eotNoMatch; eotMatch
+	// stay, for a start state that most text leaves as it is (the idle
+	// state of an unanchored search: no match begun): the bytes after
+	// which it is itself. The scan passes over them as a byte scan passes
+	// over what it does not look for, with no transition followed (accel).
+	stay *[256]uint8
+	// only: the one byte that leaves it, when one does (every other, ASCII
+	// or not, keeps it): the scan looks for it as bytes.IndexByte does.
+	only int16
+}
+
+// looked reports whether the scan must look at a state on entering it: a
+// match ended before its character, or (anchored) nothing can match.
+func (d *dfa) looked(s *dstate) bool {
+	return s.flags&flagMatch != 0 || len(s.insts) == 0 && d.anchored || s.stay != nil
+}
+
+// entry is the table entry that leads to s.
+func (d *dfa) entry(s *dstate) int32 {
+	if d.looked(s) {
+		return special(s.off)
+	}
+	return s.off
 }
 
 const (
@@ -115,10 +179,27 @@ const (
 )
 
 func newDFA(prog *syntax.Prog, anchored bool, isWord func(rune) bool) *dfa {
-	d := &dfa{prog: prog, anchored: anchored, isWord: isWord, cache: map[string]*dstate{}}
+	d := &dfa{prog: prog, anchored: anchored, isWord: isWord, cache: map[string]int32{}}
 	d.q0.init(len(prog.Inst))
 	d.q1.init(len(prog.Inst))
 	d.byteClasses()
+	d.keep = flagMatch
+	for i := range prog.Inst {
+		if inst := &prog.Inst[i]; inst.Op == syntax.InstEmptyWidth {
+			op := syntax.EmptyOp(inst.Arg)
+			if op&syntax.EmptyBeginText != 0 {
+				d.keep |= flagTextStart
+			}
+			if op&(syntax.EmptyBeginLine|syntax.EmptyBeginText) != 0 {
+				d.keep |= flagLineStart
+			}
+			if op&(syntax.EmptyWordBoundary|syntax.EmptyNoWordBoundary) != 0 {
+				d.keep |= flagLastWord
+			}
+		}
+	}
+	d.stride = 256
+	d.starts = [4]int32{unknown, unknown, unknown, unknown}
 	return d
 }
 
@@ -127,7 +208,7 @@ func newDFA(prog *syntax.Prog, anchored bool, isWord func(rune) bool) *dfa {
 // partition once (a program of `[a-z]{1000}` has one distinct instruction).
 func (d *dfa) byteClasses() {
 	refine := func(test func(c rune) bool) {
-		var remap [2 * utf8.RuneSelf]int16
+		var remap [2 * utf8.RuneSelf]int16 // ASCII classes: at most 128
 		for i := range remap {
 			remap[i] = -1
 		}
@@ -182,10 +263,21 @@ func (d *dfa) byteClasses() {
 	}
 }
 
-// start returns the state a search begins in.
+// start returns the state a search begins in. The first time, an
+// unanchored search's other start states are made too: they are its idle
+// states, which the scan reaches by steps as often as by a start, and
+// accel gives them their stay sets only here.
 func (d *dfa) start(kind int) *dstate {
-	if s := d.starts[kind]; s != nil {
-		return s
+	if off := d.starts[kind]; off != unknown {
+		return d.states[int(off)/d.stride]
+	}
+	if !d.anchored && !d.startsMade {
+		d.startsMade = true
+		for k := range d.starts {
+			if k != kind {
+				d.start(k)
+			}
+		}
 	}
 	var flags uint8
 	switch kind {
@@ -196,11 +288,91 @@ func (d *dfa) start(kind int) *dstate {
 	case startWord:
 		flags = flagLastWord
 	}
+	flags &= d.keep
 	d.q0.clear()
 	d.addPending(&d.q0, uint32(d.prog.Start))
-	s := d.intern(&d.q0, flags)
-	d.starts[kind] = s
+	s, _ := d.intern(&d.q0, flags)
+	d.starts[kind] = s.off
+	if !d.accel(s) { // the cache was cleared meanwhile: s again, plain
+		d.q0.clear()
+		d.addPending(&d.q0, uint32(d.prog.Start))
+		s, _ = d.intern(&d.q0, flags)
+		d.starts[kind] = s.off
+	}
 	return s
+}
+
+// maxStayFreq bounds how often, in parts per million of source code
+// (byteFreq), the bytes that leave an idle state may occur for the scan
+// to pass over the others a byte at a time without following a
+// transition: past it the scan would stop too often to gain.
+const maxStayFreq = 200_000
+
+// passOverBySet: an idle state that more than one byte leaves is passed
+// over by a loop of table look-ups (passOver) natively, where it runs
+// eight independent tests a round; in wasm such a loop ran no faster than
+// the DFA's own (BenchmarkDFA: 209 MB/s against 300), and only a state
+// that one byte leaves is passed over (bytes.IndexByte).
+const passOverBySet = runtime.GOARCH != "wasm"
+
+// accel gives the start state s its stay set when the text that leaves
+// it is rare enough: the state after each ASCII class is computed now
+// (nclasses steps, once per start state); a byte that is not ASCII always
+// leaves it (the scan stops, and the character is decoded). It reports
+// false when the cache was cleared meanwhile (s is gone).
+func (d *dfa) accel(s *dstate) bool {
+	if d.anchored || s.flags&flagMatch != 0 || len(s.insts) == 0 || s.stay != nil {
+		return true
+	}
+	var rep [128]int // a byte of each class
+	for c := range utf8.RuneSelf {
+		rep[d.classOf[c]] = c
+	}
+	var stay [256]uint8
+	var leave uint32
+	leaving := 0 // bytes
+	if d.keepsOnOther(s) {
+		for c := utf8.RuneSelf; c < 256; c++ {
+			stay[c] = 1
+		}
+	} else {
+		leaving = 256 - utf8.RuneSelf
+	}
+	only := -1
+	for k := range d.nclasses {
+		n := d.step(s, rune(rep[k]), nil)
+		if int(s.off)/d.stride >= len(d.states) || d.states[int(s.off)/d.stride] != s {
+			return false
+		}
+		for c := range utf8.RuneSelf {
+			if int(d.classOf[c]) != k {
+				continue
+			}
+			if n.off == s.off {
+				stay[c] = 1
+			} else {
+				leave += byteFreq[c]
+				leaving++
+				only = c
+			}
+		}
+	}
+	switch {
+	case leaving == 1:
+		s.only = int16(only)
+	case !passOverBySet || leave > maxStayFreq:
+		return true // a scan would stop too often to gain, or gains nothing
+	default:
+		s.only = -1
+	}
+	s.stay = &stay
+	// Every entry that leads to s says to look at it.
+	for i, t := range d.trans {
+		if t == s.off {
+			d.trans[i] = special(s.off)
+		}
+	}
+	return true
 }
 
 // startAt returns the start state for a search that begins at buf[i].
@@ -229,7 +401,7 @@ const chunk = 64 << 10
 // (with to < len(buf)) is not seen: callers scanning a line pass the line's
 // '\n' in the range.
 func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
-	s := d.startAt(buf, from)
+	off := int(d.startAt(buf, from).off)
 	i := from
 	for i < to {
 		end := min(to, i+chunk)
@@ -237,45 +409,139 @@ func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
 			return -1, err
 		}
 		for i < end {
+			// The loop of plain states: an entry a byte, four a round.
+			trans := d.trans
+			for ; i+4 <= end; i += 4 {
+				b := buf[i : i+4 : i+4]
+				t0 := trans[off+int(b[0])]
+				if t0 < 0 {
+					break
+				}
+				t1 := trans[int(t0)+int(b[1])]
+				if t1 < 0 {
+					off, i = int(t0), i+1
+					break
+				}
+				t2 := trans[int(t1)+int(b[2])]
+				if t2 < 0 {
+					off, i = int(t1), i+2
+					break
+				}
+				t3 := trans[int(t2)+int(b[3])]
+				if t3 < 0 {
+					off, i = int(t2), i+3
+					break
+				}
+				off = int(t3)
+			}
+			for ; i < end; i++ {
+				t := trans[off+int(buf[i])]
+				if t < 0 {
+					break
+				}
+				off = int(t)
+			}
+			if i == end {
+				break
+			}
+			// A byte that needs a look: an entry not computed, a state
+			// to look at, or a character that is not ASCII.
 			c := buf[i]
-			var n *dstate
-			size := 1
-			if c < utf8.RuneSelf {
-				n = s.next[d.classOf[c]]
-				if n == nil {
-					n = d.step(s, rune(c), m)
-					if n == nil {
-						return -1, m.Err()
+			t, size := trans[off+int(c)], 1
+			if t == unknown {
+				r := rune(c)
+				if c >= utf8.RuneSelf {
+					r, size = utf8.DecodeRune(buf[i:])
+					if d.strict && r == utf8.RuneError && size == 1 {
+						r = invalidByte
 					}
 				}
-			} else {
-				var r rune
-				r, size = utf8.DecodeRune(buf[i:])
-				if d.strict && r == utf8.RuneError && size == 1 {
-					r = invalidByte
-				}
-				n = s.other[r]
+				n := d.next(d.states[off/d.stride], r, m)
 				if n == nil {
-					n = d.step(s, r, m)
-					if n == nil {
-						return -1, m.Err()
-					}
+					return -1, m.Err()
+				}
+				t = d.entry(n)
+			}
+			if t <= unknown {
+				n := d.states[int(unspecial(t))/d.stride]
+				if n.flags&flagMatch != 0 {
+					return i, nil
+				}
+				if len(n.insts) == 0 && d.anchored {
+					return -1, nil // dead: nothing can match any more
+				}
+				t = n.off
+				if n.stay != nil {
+					// Idle: pass over what leaves it as it is.
+					i, size = passOver(buf, i+size, end, n), 0
 				}
 			}
-			if n.flags&flagMatch != 0 {
-				return i, nil
-			}
-			if len(n.insts) == 0 && d.anchored {
-				return -1, nil // dead: nothing can match any more
-			}
-			s = n
+			off = int(t)
 			i += size
 		}
 	}
-	if to == len(buf) && d.matchAtEnd(s) {
+	if to == len(buf) && d.matchAtEnd(d.states[off/d.stride]) {
 		return to, nil
 	}
 	return -1, nil
+}
+
+// passOver returns the first position in buf[i:end] whose byte is not in
+// stay, or end: eight bytes a round, with no dependence of one test on
+// another (a DFA's step waits for the last), as a byte scan runs.
+func passOver(buf []byte, i, end int, s *dstate) int {
+	if s.only >= 0 {
+		if j := bytes.IndexByte(buf[i:end], byte(s.only)); j >= 0 {
+			return i + j
+		}
+		return end
+	}
+	stay := s.stay
+	for ; i+8 <= end; i += 8 {
+		b := buf[i : i+8 : i+8]
+		if stay[b[0]]&stay[b[1]]&stay[b[2]]&stay[b[3]]&stay[b[4]]&stay[b[5]]&stay[b[6]]&stay[b[7]] == 0 {
+			break
+		}
+	}
+	for ; i < end && stay[buf[i]] != 0; i++ {
+	}
+	return i
+}
+
+// keepsOnOther reports whether every character that is not ASCII (and
+// every byte that is not UTF-8) leaves the idle state s as it is: none of
+// its instructions takes one, and which kind of character came last does
+// not matter to the pattern (no \b).
+func (d *dfa) keepsOnOther(s *dstate) bool {
+	if s.flags != 0 || d.keep&flagLastWord != 0 {
+		return false
+	}
+	for _, pc := range s.insts {
+		inst := &d.prog.Inst[pc]
+		switch inst.Op {
+		case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			return false
+		case syntax.InstRune, syntax.InstRune1:
+			if len(inst.Rune) > 0 && inst.Rune[len(inst.Rune)-1] >= utf8.RuneSelf {
+				return false // a range reaches past ASCII
+			}
+			if syntax.Flags(inst.Arg)&syntax.FoldCase != 0 {
+				return false // a fold may be past ASCII (k: the Kelvin sign)
+			}
+		}
+	}
+	return true
+}
+
+// next returns the state after s reads c: cached (a character that is not
+// ASCII in s's map), or computed. nil: the meter stopped the search.
+func (d *dfa) next(s *dstate, c rune, m *meter.Meter) *dstate {
+	if c >= utf8.RuneSelf {
+		if off, ok := s.other[c]; ok {
+			return d.states[int(off)/d.stride]
+		}
+	}
+	return d.step(s, c, m)
 }
 
 // matchAtEnd reports whether a match ends at the end of the text, in state s.
@@ -379,14 +645,22 @@ func (d *dfa) step(s *dstate, c rune, m *meter.Meter) *dstate {
 	if matched {
 		flags |= flagMatch
 	}
-	n := d.intern(&d.q1, flags)
+	n, cleared := d.intern(&d.q1, flags&d.keep)
+	if cleared {
+		return n // s is gone with the cache: nothing to record
+	}
 	if c < utf8.RuneSelf {
-		s.next[d.classOf[c]] = n
+		e, k := d.entry(n), d.classOf[c]
+		for b := range utf8.RuneSelf {
+			if d.classOf[b] == k {
+				d.trans[int(s.off)+b] = e
+			}
+		}
 	} else {
 		if s.other == nil {
-			s.other = map[rune]*dstate{}
+			s.other = map[rune]int32{}
 		}
-		s.other[c] = n
+		s.other[c] = n.off
 	}
 	return n
 }
@@ -417,9 +691,10 @@ func (d *dfa) addPending(q *sparseSet, pc uint32) {
 }
 
 // intern returns the cached state for (q, flags), creating it, and clearing
-// the cache first when it is full. It filters and sorts q's members in
-// place, so q must be cleared before it is used again.
-func (d *dfa) intern(q *sparseSet, flags uint8) *dstate {
+// the cache first when it is full (cleared says so: every other state is
+// gone). It filters and sorts q's members in place, so q must be cleared
+// before it is used again.
+func (d *dfa) intern(q *sparseSet, flags uint8) (s *dstate, cleared bool) {
 	insts := q.dense[:0]
 	for _, pc := range q.dense {
 		switch d.prog.Inst[pc].Op {
@@ -434,19 +709,26 @@ func (d *dfa) intern(q *sparseSet, flags uint8) *dstate {
 		key = binary.LittleEndian.AppendUint32(key, pc)
 	}
 	d.key = key
-	if s, ok := d.cache[string(key)]; ok {
-		return s
+	if off, ok := d.cache[string(key)]; ok {
+		return d.states[int(off)/d.stride], false
 	}
-	cost := 96 + 8*d.nclasses + 4*len(insts)
+	cost := 96 + 4*d.stride + 4*len(insts)
 	if d.cacheCost+cost > maxCacheCost {
 		clear(d.cache)
-		d.starts = [4]*dstate{}
+		d.starts = [4]int32{unknown, unknown, unknown, unknown}
+		d.trans, d.states = d.trans[:0], d.states[:0]
 		d.cacheCost = 0
+		d.clears++
+		cleared = true
 	}
-	s := &dstate{insts: slices.Clone(insts), flags: flags, next: make([]*dstate, d.nclasses)}
-	d.cache[string(key)] = s
+	s = &dstate{insts: slices.Clone(insts), flags: flags, off: int32(len(d.trans))}
+	for range d.stride {
+		d.trans = append(d.trans, unknown)
+	}
+	d.states = append(d.states, s)
+	d.cache[string(key)] = s.off
 	d.cacheCost += cost
-	return s
+	return s, cleared
 }
 
 // sparseSet is a set of instruction numbers with O(1) add, test and clear

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,10 +22,10 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// An indexBench runs internal/index's benchmarks as test binaries:
-// "native", "wasm" (under wazero, this process) and "host" (wasm built
-// with the tag hostgrams, whose trigrams come from hostTrigrams), each
-// built when first run.
+// An indexBench runs a package's benchmarks (internal/index's,
+// internal/match's) as test binaries: "native", "wasm" (under wazero,
+// this process) and "host" (wasm built with the tag hostgrams, whose
+// trigrams come from hostTrigrams), each built when first run.
 type indexBench struct {
 	rt       wazero.Runtime
 	tmp      string
@@ -34,6 +35,12 @@ type indexBench struct {
 	goroot   string
 	mounts   []string // directories the wasm binaries may read, at their own paths
 }
+
+// indexPkg and matchPkg are the packages whose benchmarks the tables run.
+const (
+	indexPkg = "./internal/index"
+	matchPkg = "./internal/match"
+)
 
 func newIndexBench(ctx context.Context, tmp, goroot string) (*indexBench, error) {
 	ib := &indexBench{tmp: tmp, bins: map[string]string{}, compiled: map[string]wazero.CompiledModule{}, goroot: goroot, mounts: []string{goroot, tmp}}
@@ -54,20 +61,21 @@ func newIndexBench(ctx context.Context, tmp, goroot string) (*indexBench, error)
 	return ib, nil
 }
 
-// build builds binary name, and compiles a wasm one, unless it was, and
-// returns them.
-func (ib *indexBench) build(ctx context.Context, name string) (string, wazero.CompiledModule, error) {
+// build builds package pkg's test binary name, and compiles a wasm one,
+// unless it was, and returns them.
+func (ib *indexBench) build(ctx context.Context, pkg, name string) (string, wazero.CompiledModule, error) {
 	ib.mu.Lock()
 	defer ib.mu.Unlock()
-	if bin := ib.bins[name]; bin != "" {
-		return bin, ib.compiled[name], nil
+	key := pkg + " " + name
+	if bin := ib.bins[key]; bin != "" {
+		return bin, ib.compiled[key], nil
 	}
-	bin := filepath.Join(ib.tmp, "index-"+name+".test")
+	bin := filepath.Join(ib.tmp, filepath.Base(pkg)+"-"+name+".test")
 	args := []string{"test", "-c", "-o", bin}
 	if name == "host" {
 		args = append(args, "-tags", "hostgrams")
 	}
-	cmd := exec.Command("go", append(args, "./internal/index")...)
+	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Env = os.Environ()
 	if name != "native" {
 		cmd.Env = append(cmd.Env, "GOOS=wasip1", "GOARCH=wasm")
@@ -78,21 +86,21 @@ func (ib *indexBench) build(ctx context.Context, name string) (string, wazero.Co
 	if name != "native" {
 		b, err := os.ReadFile(bin)
 		if err == nil {
-			ib.compiled[name], err = ib.rt.CompileModule(ctx, b)
+			ib.compiled[key], err = ib.rt.CompileModule(ctx, b)
 		}
 		if err != nil {
 			return "", nil, err
 		}
 	}
-	ib.bins[name] = bin
-	return bin, ib.compiled[name], nil
+	ib.bins[key] = bin
+	return bin, ib.compiled[key], nil
 }
 
-// run runs binary name's benchmarks that bench matches, benchtime 2x,
-// with env, and returns their figures: by benchmark (its name without
-// "Benchmark" and the -N suffix) and unit, e.g. "Build MB/s".
-func (ib *indexBench) run(ctx context.Context, name, bench string, env ...string) (map[string]float64, error) {
-	bin, compiled, err := ib.build(ctx, name)
+// run runs package pkg's binary name's benchmarks that bench matches,
+// benchtime 2x, with env, and returns their figures: by benchmark (its
+// name without "Benchmark" and the -N suffix) and unit, e.g. "Build MB/s".
+func (ib *indexBench) run(ctx context.Context, pkg, name, bench string, env ...string) (map[string]float64, error) {
+	bin, compiled, err := ib.build(ctx, pkg, name)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +165,7 @@ func hostFnTable(ctx context.Context, keep *regexp.Regexp, b *indexBench) error 
 	for range 3 {
 		var loop map[string]float64
 		for _, name := range rows {
-			figs, err := b.run(ctx, name, "^Benchmark(Trigrams|Build)$")
+			figs, err := b.run(ctx, indexPkg, name, "^Benchmark(Trigrams|Build)$")
 			if err != nil {
 				return err
 			}
@@ -206,7 +214,7 @@ func splitBuildTable(ctx context.Context, keep *regexp.Regexp, tmp string, b *in
 	var whole, pair, persist []float64
 	var enc, dec float64
 	for range 3 {
-		figs, err := b.run(ctx, "wasm", build, "INDEX_TREE="+halves)
+		figs, err := b.run(ctx, indexPkg, "wasm", build, "INDEX_TREE="+halves)
 		if err != nil {
 			return err
 		}
@@ -215,14 +223,16 @@ func splitBuildTable(ctx context.Context, keep *regexp.Regexp, tmp string, b *in
 		var errs [2]error
 		var wg sync.WaitGroup
 		for i, h := range []string{"0", "1"} {
-			wg.Go(func() { parts[i], errs[i] = b.run(ctx, "wasm", build, "INDEX_TREE="+filepath.Join(halves, h)) })
+			wg.Go(func() {
+				parts[i], errs[i] = b.run(ctx, indexPkg, "wasm", build, "INDEX_TREE="+filepath.Join(halves, h))
+			})
 		}
 		wg.Wait()
 		if err := errors.Join(errs[:]...); err != nil {
 			return err
 		}
 		pair = append(pair, max(parts[0]["Build ns/op"], parts[1]["Build ns/op"]))
-		if figs, err = b.run(ctx, "wasm", "^BenchmarkPersist$", "INDEX_TREE="+halves); err != nil {
+		if figs, err = b.run(ctx, indexPkg, "wasm", "^BenchmarkPersist$", "INDEX_TREE="+halves); err != nil {
 			return err
 		}
 		persist = append(persist, figs["Persist/encode ns/op"]+figs["Persist/decode ns/op"])
@@ -274,4 +284,47 @@ func hostTrigrams(mem api.Memory, ptr, n, out uint32, seen []uint64) uint32 {
 	}
 	tris := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), n)
 	return uint32(len(index.AppendTrigrams(tris[:0], seen, content)))
+}
+
+// dfaTable times internal/match's BenchmarkDFA (issue 50: five
+// literal-free patterns over the Go tree's source, as grep -n searches
+// it) natively and in wasm under wazero, single core; rounds alternate
+// the two; medians of MB/s, beside the goals (1 GB/s natively, 400 MB/s in
+// wasm). With -run dfa or no -run.
+func dfaTable(ctx context.Context, keep *regexp.Regexp, b *indexBench) error {
+	if !keep.MatchString("dfa") {
+		return nil
+	}
+	speeds := map[string][]float64{}
+	var names []string
+	for range 3 {
+		for _, v := range []string{"native", "wasm"} {
+			figs, err := b.run(ctx, matchPkg, v, "^BenchmarkDFA$")
+			if err != nil {
+				return err
+			}
+			for k, f := range figs {
+				if name, ok := strings.CutSuffix(k, " MB/s"); ok {
+					if len(speeds[v+" "+name]) == 0 && v == "native" {
+						names = append(names, name)
+					}
+					speeds[v+" "+name] = append(speeds[v+" "+name], f)
+				}
+			}
+		}
+	}
+	slices.Sort(names)
+	fmt.Println("\n| DFA: pattern (BenchmarkDFA, the Go tree's source, as grep -n) | native MB/s | goal ≥ 1,000 | wasm MB/s | goal ≥ 400 |")
+	fmt.Println("|---|---|---|---|---|")
+	met := func(v, goal float64) string {
+		if v >= goal {
+			return "met"
+		}
+		return "missed"
+	}
+	for _, name := range names {
+		n, w := mid(speeds["native "+name]), mid(speeds["wasm "+name])
+		fmt.Printf("| %s | %.0f | %s | %.0f | %s |\n", strings.TrimPrefix(name, "DFA/"), n, met(n, 1000), w, met(w, 400))
+	}
+	return nil
 }

@@ -243,6 +243,9 @@ func run() error {
 	if err := hostFnTable(ctx, keep, ib); err != nil {
 		return err
 	}
+	if err := dfaTable(ctx, keep, ib); err != nil {
+		return err
+	}
 	if err := splitBuildTable(ctx, keep, tmp, ib); err != nil {
 		return err
 	}
