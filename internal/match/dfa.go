@@ -28,10 +28,11 @@ import (
 // transition is computed once a class, and written for each of its bytes.
 //
 // The table is one flat slice of int32 for every state (RE2's and
-// regex-automata's layout), a row of 256 a state, indexed by the byte
-// itself: a state is the offset of its row, so the scan loop reads the
-// next state's offset with one load a byte and nothing to follow but an
-// index, and leaves the loop only for what needs a look (a transition not
+// regex-automata's layout), a row a state (of 256 columns for a line
+// search, a byte each; of one a class for a glob: column): a state is the
+// offset of its row, so the scan loop reads the next state's offset with
+// one load a byte and nothing to follow but an index, and leaves the loop
+// only for what needs a look (a transition not
 // computed yet, a state where a match ended or nothing can match any more
 // or that it passes over, a byte that is not ASCII), which the entry says
 // by being negative. Holding no pointers, the table costs the garbage
@@ -55,7 +56,14 @@ type dfa struct {
 	// state to the same next one.
 	classOf  [utf8.RuneSelf]uint8
 	nclasses int // of ASCII bytes
-	stride   int // a row of trans: 256, a byte each
+	// column is a byte's column in a row of trans, and stride a row's
+	// length: an unanchored search's (a line search's: few DFAs, each
+	// scanning all the text) has a column a byte, which its scan reads
+	// with no look-up first; an anchored one's (a glob's, an ignore
+	// rule's: thousands at once, over short names) a column a class and
+	// one for every byte that is not ASCII, so its states stay small.
+	column [256]uint8
+	stride int
 
 	// keep are the flags of dstate the program's assertions look at: a
 	// pattern without \b does not tell a state after a word character
@@ -198,7 +206,18 @@ func newDFA(prog *syntax.Prog, anchored bool, isWord func(rune) bool) *dfa {
 			}
 		}
 	}
-	d.stride = 256
+	if anchored {
+		d.stride = d.nclasses + 1
+		copy(d.column[:], d.classOf[:])
+		for b := utf8.RuneSelf; b < 256; b++ {
+			d.column[b] = uint8(d.nclasses)
+		}
+	} else {
+		d.stride = 256
+		for b := range 256 {
+			d.column[b] = uint8(b)
+		}
+	}
 	d.starts = [4]int32{unknown, unknown, unknown, unknown}
 	return d
 }
@@ -410,24 +429,24 @@ func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
 		}
 		for i < end {
 			// The loop of plain states: an entry a byte, four a round.
-			trans := d.trans
+			trans, column := d.trans, &d.column
 			for ; i+4 <= end; i += 4 {
 				b := buf[i : i+4 : i+4]
-				t0 := trans[off+int(b[0])]
+				t0 := trans[off+int(column[b[0]])]
 				if t0 < 0 {
 					break
 				}
-				t1 := trans[int(t0)+int(b[1])]
+				t1 := trans[int(t0)+int(column[b[1]])]
 				if t1 < 0 {
 					off, i = int(t0), i+1
 					break
 				}
-				t2 := trans[int(t1)+int(b[2])]
+				t2 := trans[int(t1)+int(column[b[2]])]
 				if t2 < 0 {
 					off, i = int(t1), i+2
 					break
 				}
-				t3 := trans[int(t2)+int(b[3])]
+				t3 := trans[int(t2)+int(column[b[3]])]
 				if t3 < 0 {
 					off, i = int(t2), i+3
 					break
@@ -435,7 +454,7 @@ func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
 				off = int(t3)
 			}
 			for ; i < end; i++ {
-				t := trans[off+int(buf[i])]
+				t := trans[off+int(column[buf[i]])]
 				if t < 0 {
 					break
 				}
@@ -447,7 +466,7 @@ func (d *dfa) earliest(buf []byte, from, to int, m *meter.Meter) (int, error) {
 			// A byte that needs a look: an entry not computed, a state
 			// to look at, or a character that is not ASCII.
 			c := buf[i]
-			t, size := trans[off+int(c)], 1
+			t, size := trans[off+int(column[c])], 1
 			if t == unknown {
 				r := rune(c)
 				if c >= utf8.RuneSelf {
@@ -653,7 +672,7 @@ func (d *dfa) step(s *dstate, c rune, m *meter.Meter) *dstate {
 		e, k := d.entry(n), d.classOf[c]
 		for b := range utf8.RuneSelf {
 			if d.classOf[b] == k {
-				d.trans[int(s.off)+b] = e
+				d.trans[int(s.off)+int(d.column[b])] = e
 			}
 		}
 	} else {
