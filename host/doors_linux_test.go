@@ -262,6 +262,17 @@ func residentServer(t *testing.T, bin, dir string, cred *syscall.Credential, env
 	}
 }
 
+// outputs runs cmd and returns what it printed on stdout and stderr, and
+// its exit status.
+func outputs(cmd *exec.Cmd) (stdout, stderr string, code int) {
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if ee, ok := cmd.Run().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return out.String(), errb.String(), code
+}
+
 // commandMode is a way the command runs a call: in its own process
 // (--no-server), or through its resident server (the environment
 // residentServer returned).
@@ -381,22 +392,16 @@ func TestHostileCommandPath(t *testing.T) {
 				}
 				cmd := exec.Command(bin, append(append(args, mode.flag...), c.path)...)
 				cmd.Dir, cmd.Env = work, mode.env
-				var out, errb strings.Builder
-				cmd.Stdout, cmd.Stderr = &out, &errb
-				err := cmd.Run()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				}
-				answer := fmt.Sprintf("exit %d\n%s%s", code, out.String(), strings.ReplaceAll(errb.String(), "rootbound: started a resident server", ""))
+				out, errs, code := outputs(cmd)
+				answer := fmt.Sprintf("exit %d\n%s%s", code, out, strings.ReplaceAll(errs, "rootbound: started a resident server", ""))
 				answers = append(answers, answer)
 				var why string
 				switch {
-				case strings.Contains(out.String()+errb.String(), outsideMarker):
+				case strings.Contains(out+errs, outsideMarker):
 					why = "an outside byte in the answer"
-				case c.link != "" && (code != 2 || !strings.Contains(errb.String(), c.path+": "+c.link)):
+				case c.link != "" && (code != 2 || !strings.Contains(errs, c.path+": "+c.link)):
 					why = fmt.Sprintf("not refused naming the link: %s", answer)
-				case c.link == "" && (code != 0 || !strings.Contains(out.String(), "inside.txt")):
+				case c.link == "" && (code != 0 || !strings.Contains(out, "inside.txt")):
 					why = fmt.Sprintf("not taken: %s", answer)
 				}
 				verdict := map[bool]string{true: "taken", false: "refused, naming the link"}[c.link == ""]
@@ -543,14 +548,7 @@ func TestHostileServerCredentials(t *testing.T) {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env, cmd.Dir = env, base
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		return out.String(), errb.String(), code
+		return outputs(cmd)
 	}
 	user := &syscall.Credential{Uid: victimID, Gid: victimID, Groups: []uint32{group}}
 	cleared := &syscall.Credential{Uid: victimID, Gid: victimID, Groups: []uint32{}}
