@@ -18,17 +18,9 @@ type above struct{ fd int }
 // aboveOf returns dir's own directory, as an above, and the components of
 // its real path (how many levels there are above it, and their names).
 func aboveOf(dir *os.File) (above, []string, error) {
-	raw, err := dir.SyscallConn()
+	fd, err := rootfs.Reopen(dir, rootfs.SearchDir)
 	if err != nil {
 		return above{}, nil, err
-	}
-	fd := -1
-	cerr := raw.Control(func(at uintptr) { fd, err = unix.Openat(int(at), ".", rootfs.SearchDir, 0) })
-	if cerr != nil {
-		return above{}, nil, cerr
-	}
-	if err != nil {
-		return above{}, nil, &os.PathError{Op: "open", Path: dir.Name(), Err: err}
 	}
 	return above{fd: fd}, components(rootfs.RealPath(fd, dir.Name())), nil
 }

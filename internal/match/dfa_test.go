@@ -22,14 +22,20 @@ var dfaPatterns = []struct{ name, expr string }{
 	{"unicode", `\p{Lu}\p{Ll}+\p{Nd}`},
 }
 
-// dfaText is the Go tree's source, up to 64 MiB, read once (GOROOT from
-// the environment, as a wasm run is given it, else from the go command).
+// dfaText is the Go tree's source, up to 64 MiB, read once.
 var dfaText []byte
 
 func loadDFAText(b *testing.B) []byte {
-	if dfaText != nil {
-		return dfaText
+	if dfaText == nil {
+		dfaText = goSource(b, "src", 64<<20)
 	}
+	return dfaText
+}
+
+// goSource is the Go files under GOROOT's directory sub, up to max bytes
+// (GOROOT from the environment, as a wasm run is given it, else from the
+// go command); a benchmark without them is skipped.
+func goSource(b *testing.B, sub string, max int) []byte {
 	goroot := os.Getenv("GOROOT")
 	if goroot == "" {
 		out, err := exec.Command("go", "env", "GOROOT").Output()
@@ -38,17 +44,18 @@ func loadDFAText(b *testing.B) []byte {
 		}
 		goroot = strings.TrimSpace(string(out))
 	}
-	filepath.WalkDir(filepath.Join(goroot, "src"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(path, ".go") && len(dfaText) < 64<<20 {
+	var text []byte
+	filepath.WalkDir(filepath.Join(goroot, sub), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".go") && len(text) < max {
 			data, _ := os.ReadFile(path)
-			dfaText = append(dfaText, data...)
+			text = append(text, data...)
 		}
 		return nil
 	})
-	if len(dfaText) == 0 {
+	if len(text) == 0 {
 		b.Skip("no Go source under GOROOT")
 	}
-	return dfaText
+	return text
 }
 
 // BenchmarkDFA times the search of a line matcher over the Go tree's

@@ -4,11 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -540,21 +536,7 @@ func TestSkipPays(t *testing.T) {
 // (GOOS=wasip1 GOARCH=wasm go test -c, then a wazero run) to see why the
 // module takes the skip scan where skipPays says so.
 func BenchmarkFindLiteral(b *testing.B) {
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Skip(err)
-	}
-	var text []byte
-	filepath.WalkDir(filepath.Join(strings.TrimSpace(string(goroot)), "src", "net"), func(path string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(path, ".go") && len(text) < 8<<20 {
-			data, _ := os.ReadFile(path)
-			text = append(text, data...)
-		}
-		return nil
-	})
-	if len(text) == 0 {
-		b.Skip("no Go source under GOROOT")
-	}
+	text := goSource(b, "src/net", 8<<20)
 	for _, lit := range []string{"flash_probe_gpio_init", "CanonicalMIMEHeaderKey", "return", "TODO", "err", "Printf"} {
 		byteScan := newPrefilter([]literal{exact([]byte(lit))})
 		byteScan.skip = nil

@@ -100,17 +100,7 @@ func TestTree(t *testing.T) {
 // reopened; and checks that what is held open stays bounded.
 func TestTreeDeep(t *testing.T) {
 	const depth = 300
-	dir := t.TempDir()
-	p := dir
-	for i := 0; i < depth; i++ {
-		p = filepath.Join(p, "d")
-		if err := os.Mkdir(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(p, "f"), []byte(fmt.Sprint(i)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, _ := deepTree(t, depth)
 	tree, err := nofollow.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -143,21 +133,30 @@ func TestTreeDeep(t *testing.T) {
 	}
 }
 
+// deepTree makes depth directories d/d/…, each holding a file f of its
+// level, in a temporary directory, and returns that and the deepest.
+func deepTree(t *testing.T, depth int) (top, deepest string) {
+	top = t.TempDir()
+	p := top
+	for i := 0; i < depth; i++ {
+		p = filepath.Join(p, "d")
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "f"), []byte(fmt.Sprint(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return top, p
+}
+
 // TestTreeWalkDown: a walk down a deep path, a level at a time, each
 // level's file opened before the next (as the module loads each level's
 // ignore files), opens each directory once (not the path from the top
 // each time), holds no more than maxOpen, and still refuses a link.
 func TestTreeWalkDown(t *testing.T) {
 	const depth = 500
-	dir := t.TempDir()
-	p := dir
-	for i := 0; i < depth; i++ {
-		p = filepath.Join(p, "d")
-		if err := os.Mkdir(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(p, "f"), nil, 0o644)
-	}
+	dir, p := deepTree(t, depth)
 	os.Symlink("d", filepath.Join(p, "l"))
 	tree, err := nofollow.Open(dir)
 	if err != nil {

@@ -495,22 +495,15 @@ func resolveTarget(e env, arg string) (target, error) {
 		}
 		t.dir, t.file, t.close = dir, file, func() { dir.Close() }
 	}
-	abs := e.cwd
-	if arg != "" || abs == "" {
-		var err error
-		if abs, err = filepath.Abs(inDir(e.cwd, cmp.Or(arg, "."))); err != nil {
-			t.closeNow()
-			return target{}, err
-		}
-	}
+	// The directory's name is its absolute path as typed (openPath's,
+	// the client's on a server): -a's prefix.
+	t.absolute = strings.TrimSuffix(t.dir.Name(), "/") + "/"
 	switch {
 	case arg == "":
-		t.absolute = strings.TrimSuffix(abs, "/") + "/"
 	case t.file == "":
-		t.prefix, t.absolute = strings.TrimSuffix(arg, "/")+"/", strings.TrimSuffix(abs, "/")+"/"
+		t.prefix = strings.TrimSuffix(arg, "/") + "/"
 	default:
-		base := filepath.Base(arg)
-		t.prefix, t.absolute = strings.TrimSuffix(arg, base), strings.TrimSuffix(abs, base)
+		t.prefix = strings.TrimSuffix(arg, filepath.Base(arg))
 	}
 	return t, nil
 }

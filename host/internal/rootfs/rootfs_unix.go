@@ -56,21 +56,11 @@ func OpenDir(dir string) (*Dir, error) {
 // matter. A directory that is, or is inside, a ".git" is refused, judged
 // on its real path (RealPath).
 func FromFile(f *os.File) (*Dir, error) {
-	raw, err := f.SyscallConn()
+	// O_NONBLOCK: as OpenDir's (the descriptor is a directory's, or the
+	// open fails with ENOTDIR).
+	fd, err := Reopen(f, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC)
 	if err != nil {
 		return nil, err
-	}
-	fd := -1
-	cerr := raw.Control(func(at uintptr) {
-		// O_NONBLOCK: as OpenDir's (the descriptor is a directory's, or
-		// the open fails with ENOTDIR).
-		fd, err = openat(int(at), ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC)
-	})
-	if cerr != nil {
-		return nil, cerr
-	}
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: f.Name(), Err: err}
 	}
 	d := &Dir{fd: fd, openat2: hasOpenat2(fd)}
 	if err := outsideDotGit(f.Name(), d.RealPath(f.Name())); err != nil {
@@ -78,6 +68,23 @@ func FromFile(f *os.File) (*Dir, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// Reopen opens the directory f was opened on again, with flags, through
+// f ("." below it), never by a name, and returns the new descriptor.
+func Reopen(f *os.File, flags int) (int, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	if cerr := raw.Control(func(at uintptr) { fd, err = openat(int(at), ".", flags) }); cerr != nil {
+		return -1, cerr
+	}
+	if err != nil {
+		return -1, &os.PathError{Op: "open", Path: f.Name(), Err: err}
+	}
+	return fd, nil
 }
 
 // Close releases the directory.
