@@ -1,8 +1,11 @@
 package host
 
 import (
+	"encoding/json"
 	"os"
 
+	"github.com/rootbound/rootbound/internal/index"
+	"github.com/rootbound/rootbound/internal/match"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -142,6 +145,34 @@ func (r *Runner) build(inst *instance) {
 	}
 	r.ix.ready = true
 	r.ix.read, r.ix.files = done.Stats.FilesRead, done.Stats.Files
+}
+
+// narrows reports whether the index can narrow the files a grep reads, as
+// the module decides it (internal/server's useIndex): not for an inverted
+// search or files_without_match, nor for a pattern with no literal to look
+// up. Such a grep reads every file with or without the index, on one
+// instance there: where it can be split across instances, it is
+// (BENCHMARKS.md, "Issue 50: every pattern": 1.3-1.9x slower on the index
+// instance). A pattern that does not compile is the module's to refuse.
+// A compile costs up to a third of a millisecond (\w's Unicode class):
+// the answer is kept by pattern.
+func (r *Runner) narrows(g *protocol.GrepArgs) bool {
+	if g.Invert || g.OutputMode == protocol.ModeFilesWithout {
+		return false
+	}
+	patterns := append([]string{g.Pattern}, g.Patterns...)
+	opts := match.Options{Literal: g.Literal, Case: string(g.Case), Word: g.Word, CRLF: g.CRLF, Multiline: g.Multiline}
+	key, _ := json.Marshal(struct {
+		P []string
+		O match.Options
+	}{patterns, opts})
+	if n, ok := r.narrowed.load(string(key)); ok {
+		return n
+	}
+	m, err := match.Compile(patterns, opts)
+	n := err != nil || !index.Literals(match.Required(m)).IsAll()
+	r.narrowed.store(string(key), n)
+	return n
 }
 
 // takeIndexed takes a slot and the index instance when its index is built

@@ -206,7 +206,9 @@ func TestCancelKeepsIndex(t *testing.T) {
 	for range 3 {
 		cctx, cancel := context.WithCancel(ctx)
 		pctx := WithProgress(cctx, time.Millisecond, func(Progress) { cancel() })
-		res, err := r.Grep(pctx, GrepArgs{Pattern: `[a-z]{20,}`})
+		// Every file holds "some ", so the index narrows nothing, but
+		// the pattern has a literal: the index instance runs it.
+		res, err := r.Grep(pctx, GrepArgs{Pattern: `some [a-z]{20,}`})
 		cancel()
 		var e *Error
 		if !errors.As(err, &e) || e.Code != CodeCancelled {
@@ -240,6 +242,60 @@ func TestCancelKeepsIndex(t *testing.T) {
 
 // manyFiles is a tree whose literal-free grep takes long enough to be
 // cancelled midway: 3,000 files of 2 KiB in 30 directories.
+// TestIndexSplitsWhatItCannotNarrow: on a Runner that splits a grep across
+// instances, a grep the index cannot narrow (no literal, inverted,
+// files_without_match) is split as without the index; one it can narrow
+// runs on the index instance; either answers as a Runner without an index.
+func TestIndexSplitsWhatItCannotNarrow(t *testing.T) {
+	dir := testtree.New(t, manyFiles())
+	ctx := context.Background()
+	cfg := NewConfig().WithRoot("/w", dir).WithParallelism(2)
+	r, err := NewRunner(ctx, cfg.WithIndex(true, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	without, err := NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer without.Close(ctx)
+	waitIndex(t, r)
+	for _, c := range []struct {
+		name    string
+		grep    GrepArgs
+		indexed bool
+	}{
+		{name: "literal", grep: GrepArgs{Pattern: "line 2999 of", OutputMode: ModeFiles}, indexed: true},
+		{name: "regex with a literal", grep: GrepArgs{Pattern: `line 29\d\d of`, OutputMode: ModeCount}, indexed: true},
+		{name: "case-insensitive", grep: GrepArgs{Pattern: "LINE 2999 OF", Case: CaseInsensitive, OutputMode: ModeFiles}, indexed: true},
+		{name: "no literal", grep: GrepArgs{Pattern: `[0-9]{4}\s+[a-z]{2}`, OutputMode: ModeCount}},
+		{name: "a literal too short", grep: GrepArgs{Pattern: `of`, OutputMode: ModeCount}},
+		{name: "inverted", grep: GrepArgs{Pattern: "line 2999 of", Invert: true, OutputMode: ModeCount}},
+		{name: "files without", grep: GrepArgs{Pattern: "line 2999 of", OutputMode: ModeFilesWithout, MaxResults: 5}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := r.narrows(&c.grep); got != c.indexed {
+				t.Errorf("narrows: %v, want %v", got, c.indexed)
+			}
+			r.mu.Lock()
+			before := r.ix.calls
+			r.mu.Unlock()
+			got, gerr := r.Grep(ctx, c.grep)
+			want, werr := without.Grep(ctx, c.grep)
+			r.mu.Lock()
+			calls := r.ix.calls - before
+			r.mu.Unlock()
+			if (calls == 1) != c.indexed {
+				t.Errorf("the index instance answered %d calls, want it to answer: %v", calls, c.indexed)
+			}
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || fmt.Sprint(got.Items) != fmt.Sprint(want.Items) || got.Done.Results != want.Done.Results {
+				t.Errorf("with the index: %v %+v (%d), without: %v %+v (%d)", gerr, got.Items, got.Done.Results, werr, want.Items, want.Done.Results)
+			}
+		})
+	}
+}
+
 func manyFiles() map[string]string {
 	files := map[string]string{}
 	for i := range 3000 {

@@ -75,7 +75,10 @@ type Runner struct {
 	walked *memo[int64]
 	// plans: where the files of the last complete split grep of a walk
 	// lay (ranges.go), by planKey.
-	plans    *memo[*plan]
+	plans *memo[*plan]
+	// narrowed: whether the index narrows a grep's files (narrows), by
+	// its pattern and what compiles it.
+	narrowed *memo[bool]
 	splitMin int64
 	// ix is the index instance (WithIndex, index.go), under mu.
 	ix indexer
@@ -102,7 +105,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		c.parallelism = c.defaultParallelism()
 	}
 	r := &Runner{cfg: c, slots: make(chan struct{}, c.instances), live: map[*instance]bool{}, policy: c.wirePolicy(), splitMin: splitMinFiles,
-		walked: newMemo[int64](maxWalked), plans: newMemo[*plan](maxPlans)}
+		walked: newMemo[int64](maxWalked), plans: newMemo[*plan](maxPlans), narrowed: newMemo[bool](maxPlans)}
 	for _, root := range c.roots {
 		dir, dirs, err := openRoot(root)
 		if err != nil {

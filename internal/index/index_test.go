@@ -82,7 +82,7 @@ func TestTooManyVariants(t *testing.T) {
 	ix := New()
 	ix.Add([]byte("abcxyzq"))
 	ix.Add([]byte("xyzq"))
-	wide := [][]byte{[]byte("abcdefgh"), []byte("abcdefgh"), []byte("abcdefgh")} // 512 variants
+	wide := [][]byte{[]byte("abcdefghi"), []byte("abcdefghi"), []byte("abcdefghi")} // 729 variants
 	q := Literals([][][]byte{append(wide, lit("xyzq")...)})
 	if got, all := ix.Candidates(q); all || !slices.Equal(got, []Doc{0}) {
 		t.Errorf("Candidates = %v, all %v; want [0]", got, all)
@@ -169,7 +169,8 @@ func TestSoundnessRandom(t *testing.T) {
 	defer func(on bool) { alwaysWords = on }(alwaysWords)
 	alwaysWords = true
 	rng := rand.New(rand.NewPCG(1, 2))
-	atoms := []string{"a", "b", "c", "ab", "abc", "é", "É", ".", `\w`, "[ab]", "(a|bc)", "(?:ca)+", "b?", "c*", "x{2}", `\b`}
+	atoms := []string{"a", "b", "c", "ab", "abc", "é", "É", ".", `\w`, "[ab]", "(a|bc)", "(?:ca)+", "b?", "c*", "x{2}", `\b`,
+		"[a-c]", "[abAB]{2}", "[a-z]+", "[^a]", "(?:[ab]c)+", "[0-9x]{1,3}"}
 	for i := range 3000 {
 		var p strings.Builder
 		for range 1 + rng.IntN(6) {

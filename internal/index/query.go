@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A Query says which documents can hold a match: all of them, or those
 // that hold some trigrams and identifiers. Its zero value is All.
@@ -32,8 +35,10 @@ func (q *Query) IsAll() bool { return q == nil || q.op == opAll }
 
 // maxVariants bounds the trigrams one position of a literal stands for:
 // a position whose three byte sets make more is left out of the query
-// (which then asks for less, never for what a match may lack).
-const maxVariants = 64
+// (which then asks for less, never for what a match may lack). A class
+// takes a position (`_[0-9][0-9]` is 100 trigrams, `[A-Z]_[0-9]` 260):
+// their lists are united through a bitmap of the documents (unionAll).
+const maxVariants = 512
 
 // Literals returns the query of a set of literals, each a sequence of byte
 // sets (the bytes each position may have): a document passes when, for
@@ -103,14 +108,10 @@ func (ix *Index) Candidates(q *Query) (docs []Doc, all bool) {
 func (ix *Index) eval(q *Query) []Doc {
 	switch q.op {
 	case opTri:
-		var docs []Doc
-		for _, t := range q.tri {
-			if len(q.tri) == 1 {
-				return ix.postings(nil, t)
-			}
-			docs = union(docs, ix.postings(nil, t))
+		if len(q.tri) == 1 {
+			return ix.postings(nil, q.tri[0])
 		}
-		return docs
+		return ix.unionAll(q.tri)
 	case opAnd:
 		// The smallest first: each intersection can only shrink it. The
 		// identifiers' queries (opWord, made only here) read every name;
@@ -153,6 +154,32 @@ func (ix *Index) eval(q *Query) []Doc {
 		return docs
 	}
 	panic("index: eval of All")
+}
+
+// unionAll returns the documents of any of the trigrams, in order: each
+// list is marked in a bitmap of the documents, read once at the end, so
+// that many lists cost their lengths, not their number times the result.
+func (ix *Index) unionAll(tris []uint32) []Doc {
+	set := make([]uint64, (ix.docs+63)/64)
+	var list []Doc
+	n := 0
+	for _, t := range tris {
+		list = ix.postings(list[:0], t)
+		for _, d := range list {
+			if w, b := d/64, uint64(1)<<(d%64); set[w]&b == 0 {
+				set[w] |= b
+				n++
+			}
+		}
+	}
+	docs := make([]Doc, 0, n)
+	for w, word := range set {
+		for word != 0 {
+			docs = append(docs, Doc(w*64+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return docs
 }
 
 // union returns the sorted union of two sorted lists.

@@ -58,6 +58,55 @@ func goSource(b *testing.B, sub string, max int) []byte {
 	return text
 }
 
+// BenchmarkLocate times what grep -n adds to a line search where many
+// lines match: where each match is in each matching line (LocateAt from
+// the line's start, then after each match), over the Go tree's source's
+// first 16 MiB. MB/s is the text's bytes over the time, the line search
+// included (make bench -run dfa runs it natively and in wasm).
+func BenchmarkLocate(b *testing.B) {
+	text := loadDFAText(b)
+	text = text[:min(len(text), 16<<20)]
+	for _, p := range []struct{ name, expr string }{
+		{"words", `\w+\s*[=:]\s*\w+[(\[]`},
+		{"call", `[a-z]+\.[A-Z]\w*\(`},
+	} {
+		m, err := Compile([]string{p.expr}, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			spans := 0
+			for range b.N {
+				spans = 0
+				for from := 0; from < len(text); {
+					start, end, err := m.NextLine(text, from, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if end < 0 {
+						break
+					}
+					line := text[start:end]
+					for at := 0; at <= len(line); {
+						s, e, err := m.LocateAt(line, at, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if s < 0 {
+							break
+						}
+						spans++
+						at = max(e, s+1)
+					}
+					from = end + 1
+				}
+			}
+			b.ReportMetric(float64(spans), "spans")
+		})
+	}
+}
+
 // BenchmarkDFA times the search of a line matcher over the Go tree's
 // source with each of dfaPatterns, as grep -n runs it: each matching line
 // found, the search going on after it. MB/s is the text's bytes over the

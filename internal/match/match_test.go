@@ -689,3 +689,38 @@ func TestRegexErrorWording(t *testing.T) {
 		})
 	}
 }
+
+// TestRequiredClasses: what the index asks for takes small ASCII classes
+// as positions and joins adjacent ones into one literal (need.go).
+func TestRequiredClasses(t *testing.T) {
+	for _, c := range []struct {
+		name, pattern string
+		opts          Options
+		want          string // Required, %q
+	}{
+		{name: "literal", pattern: "CanonicalMIME", want: `[["C" "a" "n" "o" "n" "i" "c" "a" "l" "M" "I" "M" "E"]]`},
+		{name: "classes around a literal", pattern: `[A-C]{2}_[0-9]{2}`, want: `[["ABC" "ABC" "_" "0123456789" "0123456789"]]`},
+		{name: "a class too wide ends nothing, a plus ends a run", pattern: `x[ab]+yz`, want: `[["ab" "y" "z"]]`},
+		{name: "assertions are no position", pattern: `\bab\b-c`, want: `[["a" "b" "-" "c"]]`},
+		{name: "case folded", pattern: `(?i)ab[0-1]`, want: `[["Aa" "Bb" "01"]]`},
+		{name: "alternation", pattern: `ab[cd]|x[yz]z`, want: `[["a" "b" "cd"] ["x" "yz" "z"]]`},
+		{name: "a branch with none", pattern: `abc|\d+`},
+		{name: "a Unicode class is no position", pattern: `\w\w\w`},
+		{name: "a class with a non-ASCII member is no position", pattern: `[aé]bc`, want: `[["b" "c"]]`},
+		{name: "optional parts end a run", pattern: `abc?de`, want: `[["a" "b"]]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Compile([]string{c.pattern}, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprintf("%q", Required(m))
+			if c.want == "" {
+				c.want = "[]"
+			}
+			if got != c.want {
+				t.Errorf("Required(%s) = %s, want %s", c.pattern, got, c.want)
+			}
+		})
+	}
+}

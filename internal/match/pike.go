@@ -19,6 +19,10 @@ type pike struct {
 	cur    threadList
 	nxt    threadList
 	stack  []pikeFrame
+	// ascii is, by instruction, the ASCII characters an InstRune matches,
+	// a bit each: a class such as \w (hundreds of ranges in Unicode) is
+	// otherwise searched through for every character.
+	ascii [][2]uint64
 }
 
 type threadList struct {
@@ -34,7 +38,16 @@ type pikeFrame struct {
 }
 
 func newPike(prog *syntax.Prog, isWord func(rune) bool) *pike {
-	p := &pike{prog: prog, isWord: isWord}
+	p := &pike{prog: prog, isWord: isWord, ascii: make([][2]uint64, len(prog.Inst))}
+	for pc := range prog.Inst {
+		if inst := &prog.Inst[pc]; inst.Op == syntax.InstRune {
+			for c := range rune(utf8.RuneSelf) {
+				if inst.MatchRune(c) {
+					p.ascii[pc][c>>6] |= 1 << (c & 63)
+				}
+			}
+		}
+	}
 	p.cur.set.init(len(prog.Inst))
 	p.nxt.set.init(len(prog.Inst))
 	return p
@@ -85,7 +98,11 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 				matchStart, matchEnd, matchGroup = p.cur.start[i], pos, p.cur.group[i]
 				// Threads after this one have lower priority: drop them.
 				break threads
-			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			case syntax.InstRune:
+				if c := uint32(r); c < utf8.RuneSelf && p.ascii[pc][c>>6]&(1<<(c&63)) != 0 || c >= utf8.RuneSelf && size > 0 && matchRune(inst, r) {
+					p.add(&p.nxt, inst.Out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
+				}
+			case syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 				if size > 0 && matchRune(inst, r) {
 					p.add(&p.nxt, inst.Out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
 				}

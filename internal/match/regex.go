@@ -221,7 +221,7 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 		dfa:       d,
 		pike:      newPike(prog, isWord),
 		prefilter: pre,
-		lits:      lits,
+		need:      needed(re),
 		multiline: c.multiline,
 	}, nil
 }
@@ -362,9 +362,9 @@ func Required(m Matcher) [][][]byte {
 	case *literalMatcher:
 		lits = []literal{exact(m.lit)}
 	case *regexMatcher:
-		lits = m.lits
+		lits = m.need
 	case *wordMatcher:
-		lits = m.lits
+		lits = m.need
 	}
 	if len(lits) == 0 {
 		return nil
@@ -401,7 +401,9 @@ type regexMatcher struct {
 	dfa       *dfa
 	pike      *pike
 	prefilter *prefilter // or nil
-	lits      []literal  // every match contains one (nil: none known)
+	// need: every match contains one (nil: none known), for the index
+	// (need.go); the prefilter's are fewer (literals).
+	need      []literal
 	multiline bool
 }
 

@@ -255,6 +255,9 @@ func run() error {
 	if err := indexTable(ctx, keep, trees, runners); err != nil {
 		return err
 	}
+	if err := everyTable(ctx, keep, trees, split); err != nil {
+		return err
+	}
 	first := median(func() error { return firstLine([]string{cli, "grep", "return", trees["go"]}) })
 	rgFirst := median(func() error {
 		return firstLine([]string{"rg", "-n", "--hidden", "--no-require-git", "return", trees["go"]})
