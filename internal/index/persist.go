@@ -138,8 +138,12 @@ func Decode(b []byte) (*Index, error) {
 	if ix.words, err = r.vocabulary(); err != nil {
 		return nil, err
 	}
-	if ix.words.lists.segs, err = r.lists(ix.docs, uint32(len(ix.words.offs)-1)); err != nil {
+	if ix.words.lists.segs, err = r.lists(ix.docs, uint32(max(len(ix.words.offs)-1, 0))); err != nil {
 		return nil, err
+	}
+	if !ix.words.keeps() && len(ix.words.lists.segs) > 0 {
+		// What encodes a vocabulary that keeps none has no lists.
+		return nil, fmt.Errorf("%w: lists of identifiers it does not keep", ErrCorrupt)
 	}
 	switch {
 	case r.err != nil:

@@ -31,6 +31,10 @@ const (
 	minLiteral    = 2 // bytes
 	maxLiterals   = 16
 	maxSetPerByte = 4
+	// maxScanFreq bounds how often, in parts per million of source code
+	// (byteFreq), the bytes of several scans occur: past it, the
+	// candidates cost more than the DFA does reading every byte.
+	maxScanFreq = 15_000
 )
 
 // literal is a sequence of byte sets.
@@ -102,6 +106,15 @@ func newPrefilter(lits []literal) *prefilter {
 			p.scans = append(p.scans, scan{lit: i, pos: best, c: b})
 		}
 		p.plain = append(p.plain, l.plain())
+	}
+	if len(p.scans) > 1 {
+		var freq uint32
+		for _, s := range p.scans {
+			freq += byteFreq[s.c]
+		}
+		if freq > maxScanFreq {
+			return nil
+		}
 	}
 	if skipScans && len(p.scans) == 1 && p.plain[0] != nil {
 		if t := newSkipTable(p.plain[0]); skipPays(t, uint64(byteFreq[p.scans[0].c])) {

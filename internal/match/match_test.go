@@ -724,3 +724,35 @@ func TestRequiredClasses(t *testing.T) {
 		})
 	}
 }
+
+// TestPrefilterYields: several scans whose bytes are common in source code
+// leave the line to the DFA (maxScanFreq); rare ones, or one scan, keep
+// the prefilter.
+func TestPrefilterYields(t *testing.T) {
+	for _, c := range []struct {
+		name, pattern string
+		prefilter     bool
+	}{
+		{name: "rare bytes", pattern: "TODO|FIXME", prefilter: true},
+		{name: "one scan of a common byte", pattern: "xxx", prefilter: true},
+		{name: "common bytes, case folded", pattern: "(?i)todo|fixme|xxx"},
+		{name: "common bytes", pattern: "(?i)error|warning"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Compile([]string{c.pattern}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			has := false
+			switch m := m.(type) {
+			case *literalMatcher:
+				has = true
+			case *regexMatcher:
+				has = m.prefilter != nil
+			}
+			if has != c.prefilter {
+				t.Errorf("%s: prefilter %v, want %v", c.pattern, has, c.prefilter)
+			}
+		})
+	}
+}

@@ -23,6 +23,12 @@ type pike struct {
 	// a bit each: a class such as \w (hundreds of ranges in Unicode) is
 	// otherwise searched through for every character.
 	ascii [][2]uint64
+	// leaf: the instruction has no empty transition to follow (it reads
+	// a character, or matches), so a thread there is added as it is.
+	leaf []bool
+	// assertions: the program has an empty-width instruction, for which
+	// each position's context (^ $ \b) is worked out.
+	assertions bool
 }
 
 type threadList struct {
@@ -38,9 +44,16 @@ type pikeFrame struct {
 }
 
 func newPike(prog *syntax.Prog, isWord func(rune) bool) *pike {
-	p := &pike{prog: prog, isWord: isWord, ascii: make([][2]uint64, len(prog.Inst))}
+	p := &pike{prog: prog, isWord: isWord, ascii: make([][2]uint64, len(prog.Inst)), leaf: make([]bool, len(prog.Inst))}
 	for pc := range prog.Inst {
-		if inst := &prog.Inst[pc]; inst.Op == syntax.InstRune {
+		inst := &prog.Inst[pc]
+		switch inst.Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL, syntax.InstMatch:
+			p.leaf[pc] = true
+		case syntax.InstEmptyWidth:
+			p.assertions = true
+		}
+		if inst.Op == syntax.InstRune {
 			for c := range rune(utf8.RuneSelf) {
 				if inst.MatchRune(c) {
 					p.ascii[pc][c>>6] |= 1 << (c & 63)
@@ -71,7 +84,10 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 		if pos < len(text) {
 			r, size = decodeRune(text[pos:])
 		}
-		op := emptyOpContext(prev, r, pos == 0, p.isWord)
+		var op syntax.EmptyOp
+		if p.assertions {
+			op = emptyOpContext(prev, r, pos == 0, p.isWord)
+		}
 		if matchStart < 0 {
 			p.add(&p.cur, uint32(p.prog.Start), pos, pos, none, op)
 		}
@@ -83,7 +99,7 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 		}
 		p.nxt.clear()
 		nextOp := syntax.EmptyOp(0)
-		if size > 0 {
+		if size > 0 && p.assertions {
 			after := rune(eot)
 			if pos+size < len(text) {
 				after, _ = utf8.DecodeRune(text[pos+size:])
@@ -99,13 +115,24 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 				// Threads after this one have lower priority: drop them.
 				break threads
 			case syntax.InstRune:
-				if c := uint32(r); c < utf8.RuneSelf && p.ascii[pc][c>>6]&(1<<(c&63)) != 0 || c >= utf8.RuneSelf && size > 0 && matchRune(inst, r) {
-					p.add(&p.nxt, inst.Out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
+				if c := uint32(r); c < utf8.RuneSelf && p.ascii[pc][c>>6]&(1<<(c&63)) == 0 || c >= utf8.RuneSelf && (size == 0 || !matchRune(inst, r)) {
+					continue
 				}
 			case syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-				if size > 0 && matchRune(inst, r) {
-					p.add(&p.nxt, inst.Out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
+				if size == 0 || !matchRune(inst, r) {
+					continue
 				}
+			default:
+				continue
+			}
+			if out := inst.Out; p.leaf[out] {
+				if !p.nxt.set.has(out) {
+					p.nxt.set.add(out)
+					p.nxt.start = append(p.nxt.start, p.cur.start[i])
+					p.nxt.group = append(p.nxt.group, p.cur.group[i])
+				}
+			} else {
+				p.add(&p.nxt, out, p.cur.start[i], pos+size, p.cur.group[i], nextOp)
 			}
 		}
 		p.cur, p.nxt = p.nxt, p.cur

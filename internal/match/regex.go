@@ -220,6 +220,7 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 	return &regexMatcher{
 		dfa:       d,
 		pike:      newPike(prog, isWord),
+		backtrack: newBacktracker(prog, isWord),
 		prefilter: pre,
 		need:      needed(re),
 		multiline: c.multiline,
@@ -400,7 +401,8 @@ func (l *literalMatcher) find(buf []byte, from int, m *meter.Meter) (int, error)
 type regexMatcher struct {
 	dfa       *dfa
 	pike      *pike
-	prefilter *prefilter // or nil
+	backtrack *backtracker // the Pike VM's answer for a short text, faster
+	prefilter *prefilter   // or nil
 	// need: every match contains one (nil: none known), for the index
 	// (need.go); the prefilter's are fewer (literals).
 	need      []literal
@@ -470,6 +472,9 @@ func (r *regexMatcher) find(text []byte, from int, m *meter.Meter) (int, int, [2
 		if p, err := r.dfa.earliest(text, from, len(text), m); p < 0 || err != nil {
 			return -1, -1, [2]int{}, err
 		}
+	}
+	if r.backtrack.fits(text, from) {
+		return r.backtrack.find(text, from, m)
 	}
 	return r.pike.find(text, from, m)
 }
