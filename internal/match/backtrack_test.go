@@ -1,8 +1,11 @@
 package match
 
 import (
+	"bytes"
 	"github.com/rootbound/rootbound/internal/meter"
 	"math/rand/v2"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,5 +89,50 @@ func TestBacktrackBound(t *testing.T) {
 	}
 	if bound := insts * (len(text) + 1) * 2; checks*meter.Interval > bound {
 		t.Errorf("%d checks of %d units for %d instructions over %d bytes, over %d", checks, meter.Interval, insts, len(text), bound)
+	}
+}
+
+// TestSetPrefilter: a skip scan of the byte sets every match holds finds
+// the lines Go's regexp finds, line by line, over generated texts where
+// the sets' bytes are common and candidates overlap.
+func TestSetPrefilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, pattern := range []string{`[0-9]{4}[-/][0-9]{2}`, `[a-c]{8}`, `x[ab]{5}y`, `\b[0-9a-f]{8}\b`, `[A-Z]{3}_[0-9]{4}`, `[0-9]{6}x+`, `[a-c]{4}/[0-9]{4}`} {
+		m, err := Compile([]string{pattern}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rm := m.(*regexMatcher)
+		if rm.prefilter == nil || rm.prefilter.skip == nil {
+			t.Fatalf("%s: no skip scan", pattern)
+		}
+		re := regexp.MustCompile(pattern)
+		for range 300 {
+			var text []byte
+			for range rng.IntN(400) {
+				text = append(text, "0123-/abcxyAZ_ \n=:(["[rng.IntN(20)])
+			}
+			var want []string
+			for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+				if re.Match(bytes.TrimSuffix(line, []byte("\n"))) {
+					want = append(want, string(bytes.TrimSuffix(line, []byte("\n"))))
+				}
+			}
+			var got []string
+			for from := 0; from < len(text); {
+				s, e, err := m.NextLine(text, from, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s < 0 {
+					break
+				}
+				got = append(got, string(text[s:e]))
+				from = e + 1
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s in %q: lines %q, Go's regexp %q", pattern, text, got, want)
+			}
+		}
 	}
 }

@@ -127,10 +127,10 @@ func newPrefilter(lits []literal) *prefilter {
 // find returns the first position at or after from where a literal
 // occurs, or -1.
 func (p *prefilter) find(buf []byte, from int, m *meter.Meter) (int, error) {
+	if p.skip != nil {
+		return p.findSkip(buf, from, m)
+	}
 	if len(p.scans) == 1 {
-		if p.skip != nil {
-			return p.findSkip(buf, from, m)
-		}
 		return p.find1(buf, from, m)
 	}
 	if first := unsafe.SliceData(buf); from == 0 || from < p.last || first != p.buf || len(buf) != p.size {

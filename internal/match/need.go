@@ -203,7 +203,8 @@ func containsByte(set []byte, c byte) bool {
 }
 
 // betterNeed reports whether a asks the index for more than b: its weakest
-// literal holds more runs of three positions of small sets.
+// literal holds more runs of three positions of small sets, or, as many,
+// its shortest literal is longer (a prefilter has more to choose from).
 func betterNeed(a, b []literal) bool {
 	if a == nil || len(a) > maxLiterals {
 		return false
@@ -214,7 +215,19 @@ func betterNeed(a, b []literal) bool {
 	if wa, wb := weakest(a), weakest(b); wa != wb {
 		return wa > wb
 	}
+	if sa, sb := shortest(a), shortest(b); sa != sb {
+		return sa > sb
+	}
 	return len(a) < len(b)
+}
+
+// shortest is the length of the shortest of lits.
+func shortest(lits []literal) int {
+	n := len(lits[0])
+	for _, l := range lits[1:] {
+		n = min(n, len(l))
+	}
+	return n
 }
 
 // weakest is the least any literal of lits narrows: the runs of three

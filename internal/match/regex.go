@@ -210,10 +210,12 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 	if ascii {
 		isWord = syntax.IsWordChar
 	}
-	lits := literals(re)
+	need := needed(re)
 	var pre *prefilter
 	if !c.multiline {
-		pre = newPrefilter(lits)
+		if pre = newPrefilter(literals(re)); pre == nil && len(need) == 1 {
+			pre = newSetPrefilter(need[0])
+		}
 	}
 	d := newDFA(prog, false, isWord)
 	d.strict = true
@@ -222,7 +224,7 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 		pike:      newPike(prog, isWord),
 		backtrack: newBacktracker(prog, isWord),
 		prefilter: pre,
-		need:      needed(re),
+		need:      need,
 		multiline: c.multiline,
 	}, nil
 }
