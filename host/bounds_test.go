@@ -187,7 +187,11 @@ func boundCases() []hostileCall {
 		glob("glob *a 30 times, then b, against 200-byte names", strings.Repeat("*a", 30)+"b"),
 		glob("glob braces nested 250 deep", strings.Repeat("{a,", 250)+"zz"+strings.Repeat("}", 250)),
 		regex("regex [a-z]{1000}[0-9] over a 1 MiB line", `[a-z]{1000}[0-9]`, protocol.ModeContent, false),
-		regex("regex (a|b)*a(a|b){20}x: a DFA of 2^20 states", `(a|b)*a(a|b){20}x`, protocol.ModeCount, false),
+		// \p{Lu}, not a letter: a run of small classes (a[ab]{20}x) is
+		// skipped over where its last byte is missing (skip.go); this
+		// one's every line is a candidate, and its DFA of 2^20 states
+		// reads it.
+		regex("regex (a|b)*a(a|b){20}\\p{Lu}: a DFA of 2^20 states", `(a|b)*a(a|b){20}\p{Lu}`, protocol.ModeCount, false),
 		// This and \b\w\b 16 times: the library's ticker waited 28–51 ms
 		// and 13–63 ms here, run to run on the same commit (a clean
 		// clone's CI saw the 51 and the 63). The cause is not established;
@@ -718,7 +722,7 @@ func TestHostileBounds(t *testing.T) {
 // it terminates the worker; on wasmtime the epoch interrupts it.
 func runaways(t *testing.T, root string) {
 	const hostDeadline = 500 * time.Millisecond
-	slow := boundCases()[4].call // (a|b)*a(a|b){20}x: runs for many seconds
+	slow := boundCases()[4].call // (a|b)*a(a|b){20}\p{Lu}: runs for many seconds
 	line, _ := json.Marshal(slow.request(time.Minute))
 	line = append(line, '\n')
 	ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 type backtracker struct {
 	prog    *syntax.Prog
 	isWord  func(rune) bool
+	ascii   [][2]uint64 // asciiSets
 	visited []uint32
 	jobs    []btJob
 }
@@ -36,8 +37,8 @@ type btJob struct {
 // instructions takes k*(n+1) bits (Go's regexp has the same bound).
 const maxBacktrack = 256 << 10
 
-func newBacktracker(prog *syntax.Prog, isWord func(rune) bool) *backtracker {
-	return &backtracker{prog: prog, isWord: isWord}
+func newBacktracker(prog *syntax.Prog, isWord func(rune) bool, ascii [][2]uint64) *backtracker {
+	return &backtracker{prog: prog, isWord: isWord, ascii: ascii}
 }
 
 // fits says whether the search of text from from fits the bitmap.
@@ -93,6 +94,13 @@ func (b *backtracker) find(text []byte, from int, m *meter.Meter) (start, end in
 				case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 					if pos == len(text) {
 						break
+					}
+					if c := text[pos]; c < utf8.RuneSelf {
+						if b.ascii[pc][c>>6]&(1<<(c&63)) == 0 {
+							break
+						}
+						pc, pos = inst.Out, pos+1
+						continue
 					}
 					r, size := decodeRune(text[pos:])
 					if !matchRune(inst, r) {

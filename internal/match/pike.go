@@ -19,10 +19,7 @@ type pike struct {
 	cur    threadList
 	nxt    threadList
 	stack  []pikeFrame
-	// ascii is, by instruction, the ASCII characters an InstRune matches,
-	// a bit each: a class such as \w (hundreds of ranges in Unicode) is
-	// otherwise searched through for every character.
-	ascii [][2]uint64
+	ascii  [][2]uint64 // asciiSets
 	// leaf: the instruction has no empty transition to follow (it reads
 	// a character, or matches), so a thread there is added as it is.
 	leaf []bool
@@ -44,21 +41,13 @@ type pikeFrame struct {
 }
 
 func newPike(prog *syntax.Prog, isWord func(rune) bool) *pike {
-	p := &pike{prog: prog, isWord: isWord, ascii: make([][2]uint64, len(prog.Inst)), leaf: make([]bool, len(prog.Inst))}
+	p := &pike{prog: prog, isWord: isWord, ascii: asciiSets(prog), leaf: make([]bool, len(prog.Inst))}
 	for pc := range prog.Inst {
-		inst := &prog.Inst[pc]
-		switch inst.Op {
+		switch prog.Inst[pc].Op {
 		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL, syntax.InstMatch:
 			p.leaf[pc] = true
 		case syntax.InstEmptyWidth:
 			p.assertions = true
-		}
-		if inst.Op == syntax.InstRune {
-			for c := range rune(utf8.RuneSelf) {
-				if inst.MatchRune(c) {
-					p.ascii[pc][c>>6] |= 1 << (c & 63)
-				}
-			}
 		}
 	}
 	p.cur.set.init(len(prog.Inst))
@@ -114,12 +103,8 @@ func (p *pike) find(text []byte, from int, m *meter.Meter) (start, end int, grou
 				matchStart, matchEnd, matchGroup = p.cur.start[i], pos, p.cur.group[i]
 				// Threads after this one have lower priority: drop them.
 				break threads
-			case syntax.InstRune:
+			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 				if c := uint32(r); c < utf8.RuneSelf && p.ascii[pc][c>>6]&(1<<(c&63)) == 0 || c >= utf8.RuneSelf && (size == 0 || !matchRune(inst, r)) {
-					continue
-				}
-			case syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-				if size == 0 || !matchRune(inst, r) {
 					continue
 				}
 			default:
@@ -212,4 +197,22 @@ func emptyOpContext(before, after rune, atStart bool, isWord func(rune) bool) sy
 		op |= syntax.EmptyNoWordBoundary
 	}
 	return op
+}
+
+// asciiSets is, by instruction, the ASCII characters it reads and matches,
+// a bit each: a class such as \w (hundreds of ranges in Unicode) is
+// otherwise searched through for every character.
+func asciiSets(prog *syntax.Prog) [][2]uint64 {
+	sets := make([][2]uint64, len(prog.Inst))
+	for pc := range prog.Inst {
+		switch inst := &prog.Inst[pc]; inst.Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			for c := range rune(utf8.RuneSelf) {
+				if inst.MatchRune(c) {
+					sets[pc][c>>6] |= 1 << (c & 63)
+				}
+			}
+		}
+	}
+	return sets
 }

@@ -219,10 +219,11 @@ func (c *compiler) compile(expr string) (Matcher, error) {
 	}
 	d := newDFA(prog, false, isWord)
 	d.strict = true
+	pike := newPike(prog, isWord)
 	return &regexMatcher{
 		dfa:       d,
-		pike:      newPike(prog, isWord),
-		backtrack: newBacktracker(prog, isWord),
+		pike:      pike,
+		backtrack: newBacktracker(prog, isWord, pike.ascii),
 		prefilter: pre,
 		need:      need,
 		multiline: c.multiline,
