@@ -147,6 +147,19 @@ func (r *Runner) build(inst *instance) {
 	r.ix.read, r.ix.files = done.Stats.FilesRead, done.Stats.Files
 }
 
+// indexFor says whether req goes to the index instance when it is built
+// and free: a glob (it replays walks there), and a grep the index narrows
+// or that would run on one instance anyway (it replays walks too).
+func (r *Runner) indexFor(req *protocol.Request) bool {
+	switch {
+	case req.Glob != nil:
+		return true
+	case req.Grep == nil || !r.Indexed():
+		return false
+	}
+	return r.shards(req) == 1 || r.narrows(req.Grep)
+}
+
 // narrows reports whether the index can narrow the files a grep reads, as
 // the module decides it (internal/server's useIndex): not for an inverted
 // search or files_without_match, nor for a pattern with no literal to look

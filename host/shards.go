@@ -42,8 +42,8 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 	var done Done
 	var raw []byte
 	var indexed *instance
-	if req != nil && (req.Glob != nil || req.Grep != nil && (r.narrows(req.Grep) || r.shards(req) == 1)) {
-		indexed = r.takeIndexed() // a glob replays walks there too
+	if req != nil && r.indexFor(req) {
+		indexed = r.takeIndexed()
 	}
 	if indexed != nil {
 		if changes := r.changes(); len(changes) > 0 {

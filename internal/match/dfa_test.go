@@ -58,6 +58,22 @@ func goSource(b *testing.B, sub string, max int) []byte {
 	return text
 }
 
+// eachLine hands each line of text m matches to f, as grep -n finds them:
+// each matching line, the search going on after it.
+func eachLine(b *testing.B, m Matcher, text []byte, f func(line []byte)) {
+	for from := 0; from < len(text); {
+		start, end, err := m.NextLine(text, from, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if end < 0 {
+			break
+		}
+		f(text[start:end])
+		from = end + 1
+	}
+}
+
 // BenchmarkLocate times what grep -n adds to a line search where many
 // lines match: where each match is in each matching line (LocateAt from
 // the line's start, then after each match), over the Go tree's source's
@@ -79,15 +95,7 @@ func BenchmarkLocate(b *testing.B) {
 			spans := 0
 			for range b.N {
 				spans = 0
-				for from := 0; from < len(text); {
-					start, end, err := m.NextLine(text, from, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if end < 0 {
-						break
-					}
-					line := text[start:end]
+				eachLine(b, m, text, func(line []byte) {
 					for at := 0; at <= len(line); {
 						s, e, err := m.LocateAt(line, at, nil)
 						if err != nil {
@@ -99,8 +107,7 @@ func BenchmarkLocate(b *testing.B) {
 						spans++
 						at = max(e, s+1)
 					}
-					from = end + 1
-				}
+				})
 			}
 			b.ReportMetric(float64(spans), "spans")
 		})
@@ -128,17 +135,7 @@ func BenchmarkDFA(b *testing.B) {
 			lines := 0
 			for range b.N {
 				lines = 0
-				for from := 0; from < len(text); {
-					_, end, err := m.NextLine(text, from, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if end < 0 {
-						break
-					}
-					lines++
-					from = end + 1
-				}
+				eachLine(b, m, text, func([]byte) { lines++ })
 			}
 			b.ReportMetric(float64(lines), "lines")
 		})
@@ -158,16 +155,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(p.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for range b.N {
-				for from := 0; from < len(text); {
-					_, end, err := m.NextLine(text, from, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if end < 0 {
-						break
-					}
-					from = end + 1
-				}
+				eachLine(b, m, text, func([]byte) {})
 			}
 		})
 	}

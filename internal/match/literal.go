@@ -274,21 +274,27 @@ func literals(re *syntax.Regexp) []literal {
 		}
 		return best
 	case syntax.OpAlternate:
-		// Every branch must bring its own.
-		var all []literal
-		for _, sub := range re.Sub {
-			lits := literals(sub)
-			if lits == nil {
-				return nil
-			}
-			all = append(all, lits...)
-		}
-		if len(all) > maxLiterals {
-			return nil
-		}
-		return all
+		return everyBranch(re.Sub, literals)
 	}
 	return nil
+}
+
+// everyBranch returns the literals of an alternation: every branch must
+// bring its own (of), and all of them make at most maxLiterals; nil
+// otherwise.
+func everyBranch(subs []*syntax.Regexp, of func(*syntax.Regexp) []literal) []literal {
+	var all []literal
+	for _, sub := range subs {
+		lits := of(sub)
+		if lits == nil {
+			return nil
+		}
+		all = append(all, lits...)
+	}
+	if len(all) > maxLiterals {
+		return nil
+	}
+	return all
 }
 
 // better reports whether set a makes a better prefilter than b: its
@@ -300,14 +306,7 @@ func better(a, b []literal) bool {
 	if b == nil {
 		return true
 	}
-	short := func(s []literal) int {
-		n := len(s[0])
-		for _, l := range s[1:] {
-			n = min(n, len(l))
-		}
-		return n
-	}
-	if sa, sb := short(a), short(b); sa != sb {
+	if sa, sb := shortest(a), shortest(b); sa != sb {
 		return sa > sb
 	}
 	return len(a) < len(b)
@@ -349,4 +348,13 @@ func foldLiteral(runes []rune) literal {
 		}
 	}
 	return best
+}
+
+// shortest is the length of the shortest of lits.
+func shortest(lits []literal) int {
+	n := len(lits[0])
+	for _, l := range lits[1:] {
+		n = min(n, len(l))
+	}
+	return n
 }

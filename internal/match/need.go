@@ -69,18 +69,7 @@ func needed(re *syntax.Regexp) []literal {
 		}
 		return best
 	case syntax.OpAlternate:
-		var all []literal
-		for _, sub := range re.Sub {
-			lits := needed(sub)
-			if lits == nil {
-				return nil
-			}
-			all = append(all, lits...)
-		}
-		if len(all) > maxLiterals {
-			return nil
-		}
-		return all
+		return everyBranch(re.Sub, needed)
 	}
 	return nil
 }
@@ -219,15 +208,6 @@ func betterNeed(a, b []literal) bool {
 		return sa > sb
 	}
 	return len(a) < len(b)
-}
-
-// shortest is the length of the shortest of lits.
-func shortest(lits []literal) int {
-	n := len(lits[0])
-	for _, l := range lits[1:] {
-		n = min(n, len(l))
-	}
-	return n
 }
 
 // weakest is the least any literal of lits narrows: the runs of three

@@ -48,19 +48,11 @@ func everyTable(ctx context.Context, keep *regexp.Regexp, trees map[string]strin
 
 	indexed := map[string]*host.Runner{}
 	for _, tree := range []string{"go", "c"} {
-		start := time.Now()
-		r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", trees[tree]).WithTimeout(time.Minute).WithBudget(0, 0).
-			WithMaxResultBytes(1<<30).WithParallelism(2).WithIndex(true, 0))
+		r, err := indexedRunner(ctx, trees, tree, 2)
 		if err != nil {
 			return err
 		}
 		defer r.Close(ctx)
-		for !r.Indexed() {
-			if time.Since(start) > 5*time.Minute {
-				return fmt.Errorf("the index of the %s tree was not built in 5 minutes", tree)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
 		indexed[tree] = r
 	}
 	fmt.Printf("\nEvery pattern (issue 50): the library split over two instances, without an index and with one built; rg/fd with -j2; %d interleaved rounds, median\n\n", Runs)

@@ -47,18 +47,11 @@ func indexTable(ctx context.Context, keep *regexp.Regexp, trees map[string]strin
 			continue
 		}
 		start := time.Now()
-		r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", trees[tree]).WithTimeout(time.Minute).WithBudget(0, 0).
-			WithMaxResultBytes(1<<30).WithParallelism(1).WithIndex(true, 0))
+		r, err := indexedRunner(ctx, trees, tree, 1)
 		if err != nil {
 			return err
 		}
 		defer r.Close(ctx)
-		for !r.Indexed() {
-			if time.Since(start) > 5*time.Minute {
-				return fmt.Errorf("the index of the %s tree was not built in 5 minutes", tree)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
 		built[tree] = time.Since(start)
 		indexed[tree] = r
 	}
@@ -111,4 +104,23 @@ func indexTable(ctx context.Context, keep *regexp.Regexp, trees map[string]strin
 	}
 	fmt.Println()
 	return nil
+}
+
+// indexedRunner is a Runner on tree with its index built (the caller
+// closes it), splitting a call over parallelism instances.
+func indexedRunner(ctx context.Context, trees map[string]string, tree string, parallelism int) (*host.Runner, error) {
+	start := time.Now()
+	r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", trees[tree]).WithTimeout(time.Minute).WithBudget(0, 0).
+		WithMaxResultBytes(1<<30).WithParallelism(parallelism).WithIndex(true, 0))
+	if err != nil {
+		return nil, err
+	}
+	for !r.Indexed() {
+		if time.Since(start) > 5*time.Minute {
+			r.Close(ctx)
+			return nil, fmt.Errorf("the index of the %s tree was not built in 5 minutes", tree)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return r, nil
 }
