@@ -193,21 +193,14 @@ func containsByte(set []byte, c byte) bool {
 
 // betterNeed reports whether a asks the index for more than b: its weakest
 // literal holds more runs of three positions of small sets, or, as many,
-// its shortest literal is longer (a prefilter has more to choose from).
+// as the prefilter's better says (its shortest literal is longer).
 func betterNeed(a, b []literal) bool {
-	if a == nil || len(a) > maxLiterals {
-		return false
+	if a != nil && b != nil && len(a) <= maxLiterals {
+		if wa, wb := weakest(a), weakest(b); wa != wb {
+			return wa > wb
+		}
 	}
-	if b == nil {
-		return true
-	}
-	if wa, wb := weakest(a), weakest(b); wa != wb {
-		return wa > wb
-	}
-	if sa, sb := shortest(a), shortest(b); sa != sb {
-		return sa > sb
-	}
-	return len(a) < len(b)
+	return better(a, b)
 }
 
 // weakest is the least any literal of lits narrows: the runs of three
