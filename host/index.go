@@ -167,8 +167,8 @@ func (r *Runner) indexFor(req *protocol.Request) bool {
 // instance there: where it can be split across instances, it is
 // (BENCHMARKS.md, "Issue 50: every pattern": 1.3-1.9x slower on the index
 // instance). A pattern that does not compile is the module's to refuse.
-// A compile costs up to a third of a millisecond (\w's Unicode class):
-// the answer is kept by pattern.
+// A compile costs up to a third of a millisecond (\w's Unicode class;
+// internal/match's BenchmarkCompile): the answer is kept by pattern.
 func (r *Runner) narrows(g *protocol.GrepArgs) bool {
 	if g.Invert || g.OutputMode == protocol.ModeFilesWithout {
 		return false

@@ -118,7 +118,16 @@ func BenchmarkLocate(b *testing.B) {
 // source with each of dfaPatterns, as grep -n runs it: each matching line
 // found, the search going on after it. MB/s is the text's bytes over the
 // time (make bench -run dfa runs it natively and in wasm).
-func BenchmarkDFA(b *testing.B) {
+func BenchmarkDFA(b *testing.B) { benchLines(b, true) }
+
+// BenchmarkSearch is BenchmarkDFA with each matcher as compiled: a skip
+// scan of the byte sets every match holds, where one moves far enough
+// (need.go, skip.go), finds the lines the DFA then reads.
+func BenchmarkSearch(b *testing.B) { benchLines(b, false) }
+
+// benchLines times the line search of each of dfaPatterns over the Go
+// tree's source, by the DFA alone or by the matcher as compiled.
+func benchLines(b *testing.B, alone bool) {
 	text := loadDFAText(b)
 	for _, p := range dfaPatterns {
 		m, err := Compile([]string{p.expr}, Options{})
@@ -129,7 +138,9 @@ func BenchmarkDFA(b *testing.B) {
 		if !ok {
 			b.Fatalf("%s: not a regex matcher (%T)", p.expr, m)
 		}
-		rm.prefilter = nil // the DFA alone: BenchmarkSearch has the matcher as compiled
+		if alone {
+			rm.prefilter = nil
+		}
 		b.Run(p.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			lines := 0
@@ -138,25 +149,6 @@ func BenchmarkDFA(b *testing.B) {
 				eachLine(b, m, text, func([]byte) { lines++ })
 			}
 			b.ReportMetric(float64(lines), "lines")
-		})
-	}
-}
-
-// BenchmarkSearch is BenchmarkDFA with each matcher as compiled: a skip
-// scan of the byte sets every match holds, where one moves far enough
-// (need.go, skip.go), finds the lines the DFA then reads.
-func BenchmarkSearch(b *testing.B) {
-	text := loadDFAText(b)
-	for _, p := range dfaPatterns {
-		m, err := Compile([]string{p.expr}, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(p.name, func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
-			for range b.N {
-				eachLine(b, m, text, func([]byte) {})
-			}
 		})
 	}
 }
@@ -220,4 +212,19 @@ func firstDiff(a, b []int) int {
 		}
 	}
 	return -1
+}
+
+// BenchmarkCompile is what a grep's pattern costs before it reads a byte,
+// and what the host pays to ask whether the index narrows it
+// (host.Runner.narrows): \w's Unicode class is most of it.
+func BenchmarkCompile(b *testing.B) {
+	for _, p := range dfaPatterns {
+		b.Run(p.name, func(b *testing.B) {
+			for range b.N {
+				if _, err := Compile([]string{p.expr}, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

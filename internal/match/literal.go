@@ -258,11 +258,9 @@ func literals(re *syntax.Regexp) []literal {
 			return nil
 		}
 		return []literal{exact([]byte(string(re.Rune)))}
-	case syntax.OpCapture, syntax.OpPlus:
-		return literals(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return literals(re.Sub[0])
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpRepeat:
+		if sub := within(re); sub != nil {
+			return literals(sub)
 		}
 	case syntax.OpConcat:
 		// Any child's literals will do: take the best.
@@ -275,6 +273,20 @@ func literals(re *syntax.Regexp) []literal {
 		return best
 	case syntax.OpAlternate:
 		return everyBranch(re.Sub, literals)
+	}
+	return nil
+}
+
+// within returns the expression every match of re holds a match of: a
+// group's, or a repetition's at least once; nil for any other.
+func within(re *syntax.Regexp) *syntax.Regexp {
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return re.Sub[0]
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return re.Sub[0]
+		}
 	}
 	return nil
 }

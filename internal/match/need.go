@@ -27,11 +27,9 @@ func needed(re *syntax.Regexp) []literal {
 		return []literal{seq}
 	}
 	switch re.Op {
-	case syntax.OpCapture, syntax.OpPlus:
-		return needed(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return needed(re.Sub[0])
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpRepeat:
+		if sub := within(re); sub != nil {
+			return needed(sub)
 		}
 	case syntax.OpConcat:
 		// Runs of adjacent positions, each a literal every match holds;
