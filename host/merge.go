@@ -9,7 +9,7 @@ import (
 )
 
 // A merger replays one instance's call over the answers of the shards of a
-// split grep (protocol/shard.go, internal/wire/marks.go): it takes their lines in position order
+// split grep or glob (protocol/shard.go, internal/wire/marks.go): it takes their lines in position order
 // and has the page the module's call uses (internal/page) decide each
 // result's fate (offset, max_results, max_output_bytes), which context
 // lines go out and the `--` breaks; it keeps the byte budget, the 20
@@ -17,6 +17,7 @@ import (
 // in it waits or reads: shards.go feeds it.
 type merger struct {
 	id       string
+	reads    bool // a grep's: a mark is a file read (a glob's, a file found)
 	maxBytes int64
 	page     page.Page[protocol.Item]
 	emit     func(raw []byte, l *protocol.Line) error
@@ -71,11 +72,17 @@ type lineBuffer struct{ b []byte }
 
 func (w *lineBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
-func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(raw []byte, l *protocol.Line) error) *merger {
-	m := &merger{id: id, emit: emit}
-	pl := page.Limits{Offset: g.Offset, Max: cmp.Or(g.MaxResults, protocol.DefaultMaxResults)}
-	pl.Before, pl.After = g.ContextLines()
-	if l != nil {
+// newMerger is the merger of a split grep or glob.
+func newMerger(req *protocol.Request, emit func(raw []byte, l *protocol.Line) error) *merger {
+	m := &merger{id: req.ID, emit: emit, reads: req.Grep != nil}
+	var pl page.Limits
+	if g := req.Grep; g != nil {
+		pl = page.Limits{Offset: g.Offset, Max: cmp.Or(g.MaxResults, protocol.DefaultMaxResults)}
+		pl.Before, pl.After = g.ContextLines()
+	} else {
+		pl = page.Limits{Offset: req.Glob.Offset, Max: cmp.Or(req.Glob.MaxResults, protocol.DefaultMaxResults)}
+	}
+	if l := req.Limits; l != nil {
 		pl.MaxOutput, m.maxBytes = l.MaxOutputBytes, l.MaxBytes
 	}
 	m.page = page.New[protocol.Item](pl)
@@ -87,7 +94,9 @@ func newMerger(id string, g *protocol.GrepArgs, l *protocol.Limits, emit func(ra
 // It ends the call when the byte budget is spent.
 func (m *merger) mark(mark [wire.MarkLen]int64) {
 	m.walk = m.counted(mark)
-	m.filesRead++
+	if m.reads {
+		m.filesRead++
+	}
 	m.bytesRead += mark[wire.MarkBytes]
 	m.page.File()
 	if m.maxBytes > 0 && m.bytesRead > m.maxBytes {
@@ -96,6 +105,16 @@ func (m *merger) mark(mark [wire.MarkLen]int64) {
 	}
 	m.binary += mark[wire.MarkBinary]
 	m.tooLarge += mark[wire.MarkTooLarge]
+}
+
+// found starts a file a glob's shard found at position seq: the walk's
+// counts are those of the last mark or walk line (a glob's shard marks a
+// file only where they changed), and its files the position's.
+func (m *merger) found(seq int64) {
+	if m.reads {
+		return
+	}
+	m.walk[wire.MarkFiles] = m.base[wire.MarkFiles] + seq - protocol.RangeSeq(int(seq>>40)) + 1
 }
 
 // walkRead counts bytes the walk read (an ignore file), at the walk's

@@ -103,7 +103,7 @@ func shardAnswer(t testing.TB, s *server.Server, req protocol.Request, shards []
 		close(ch)
 		c.shards[k] = shard{q: &lineQueue{ch: ch}, open: -1}
 	}
-	c.m = newMerger(req.ID, req.Grep, req.Limits, c.emit)
+	c.m = newMerger(&req, c.emit)
 	end := c.merge()
 	c.drain()
 	wire, raw := c.final(end)
@@ -124,12 +124,19 @@ func shardAnswer(t testing.TB, s *server.Server, req protocol.Request, shards []
 // position; again, when again is set, by the plan of that walk in ranges.
 // Nil when the host would not cut ranges.
 func rangedShards(t testing.TB, s *server.Server, req protocol.Request, n int, again bool) []protocol.Shard {
-	if req.Grep.Sort != "" {
-		return nil
+	whole := protocol.Request{V: req.V, ID: req.ID, Policy: req.Policy}
+	if req.Glob != nil {
+		g := *req.Glob
+		g.Offset, g.MaxResults = 0, protocol.MaxResultsCeiling
+		whole.Glob = &g
+	} else {
+		if req.Grep.Sort != "" {
+			return nil
+		}
+		g := *req.Grep
+		g.Offset, g.MaxResults = 0, protocol.MaxResultsCeiling
+		whole.Grep = &g
 	}
-	g := *req.Grep
-	g.Offset, g.MaxResults = 0, protocol.MaxResultsCeiling
-	whole := protocol.Request{V: req.V, ID: req.ID, Call: protocol.Call{Grep: &g}, Policy: req.Policy}
 	by := make([]protocol.Shard, n)
 	for k := range by {
 		by[k] = protocol.Shard{Index: k, Count: n}
@@ -156,11 +163,30 @@ type splitCase struct {
 	offset, max                  uint8
 	before, after                uint8
 	maxOutput, maxBytes, entries uint16
-	flags                        uint8 // 1 sort by mtime, 2 only matching, 4 invert, 8 max_count 2, 16 hidden files left out
+	flags                        uint8 // 1 sort by mtime, 2 only matching, 4 invert, 8 max_count 2, 16 hidden files left out, 32 a glob
 	shards                       uint8
 }
 
 func (sc splitCase) request() (protocol.Request, int) {
+	req := protocol.Request{V: protocol.Version, ID: "s", Limits: &protocol.Limits{}}
+	if sc.maxOutput > 0 {
+		req.Limits.MaxOutputBytes = int64(sc.maxOutput%4000) + 100
+	}
+	if sc.maxBytes > 0 {
+		req.Limits.MaxBytes = int64(sc.maxBytes % 20000)
+	}
+	if sc.entries > 0 {
+		req.Limits.MaxEntries = int64(sc.entries % 40)
+	}
+	if sc.flags&16 != 0 {
+		req.Policy = []protocol.RootPolicy{{Root: "/workspace", HideHidden: true}}
+	}
+	if sc.flags&32 != 0 {
+		// A glob: its patterns in place of a grep's, the same limits.
+		patterns := []string{"*.txt", "**", "*.log", "b/**", "*.none", "[a-c]/*", "*.dat"}
+		req.Glob = &protocol.GlobArgs{Pattern: patterns[int(sc.pattern)%len(patterns)], Offset: int(sc.offset % 40), MaxResults: int(sc.max%30) + 1}
+		return req, int(sc.shards%6) + 2
+	}
 	patterns := []string{"x", "x\\d", "deep|last", "^zzz$", "nothing", "big", "q+"}
 	modes := []protocol.OutputMode{protocol.ModeContent, protocol.ModeFiles, protocol.ModeCount, protocol.ModeCountMatches}
 	g := &protocol.GrepArgs{
@@ -180,19 +206,7 @@ func (sc splitCase) request() (protocol.Request, int) {
 	if sc.flags&8 != 0 {
 		g.MaxCount = 2
 	}
-	req := protocol.Request{V: protocol.Version, ID: "s", Call: protocol.Call{Grep: g}, Limits: &protocol.Limits{}}
-	if sc.maxOutput > 0 {
-		req.Limits.MaxOutputBytes = int64(sc.maxOutput%4000) + 100
-	}
-	if sc.maxBytes > 0 {
-		req.Limits.MaxBytes = int64(sc.maxBytes % 20000)
-	}
-	if sc.entries > 0 {
-		req.Limits.MaxEntries = int64(sc.entries % 40)
-	}
-	if sc.flags&16 != 0 {
-		req.Policy = []protocol.RootPolicy{{Root: "/workspace", HideHidden: true}}
-	}
+	req.Grep = g
 	return req, int(sc.shards%6) + 2
 }
 
@@ -206,6 +220,11 @@ func (sc splitCase) check(t *testing.T, s *server.Server) bool {
 	if !bytes.Equal(got, want) {
 		line, _ := json.Marshal(req)
 		t.Fatalf("%s split across %d differs from one instance:\n got:\n%s\nwant:\n%s", line, n, got, want)
+	}
+	// A glob with no plan runs as the one shard of its call.
+	if got, _ := shardAnswer(t, s, req, []protocol.Shard{{Count: 1}}, false); !bytes.Equal(got, want) {
+		line, _ := json.Marshal(req)
+		t.Fatalf("%s as one shard differs from one instance:\n got:\n%s\nwant:\n%s", line, got, want)
 	}
 	ranged := false
 	for _, again := range []bool{false, true} {
@@ -251,6 +270,14 @@ func TestSplitMatchesOne(t *testing.T) {
 		{"max count", splitCase{max: 29, flags: 8, after: 1}},
 		{"hidden left out", splitCase{mode: 1, max: 29, flags: 16}},
 		{"no match", splitCase{pattern: 6, max: 29}},
+		{"glob, every result", splitCase{max: 29, flags: 32}},
+		{"glob of all, truncated", splitCase{pattern: 1, max: 4, flags: 32}},
+		{"glob, a page", splitCase{pattern: 1, offset: 5, max: 6, flags: 32}},
+		{"glob, output cap", splitCase{pattern: 1, max: 29, maxOutput: 200, flags: 32}},
+		{"glob, byte budget at an ignore file", splitCase{pattern: 1, max: 29, maxBytes: 17, flags: 32}},
+		{"glob, entry budget", splitCase{pattern: 1, max: 29, entries: 13, flags: 32}},
+		{"glob, hidden left out", splitCase{pattern: 3, max: 29, flags: 48}},
+		{"glob, no match", splitCase{pattern: 4, max: 29, flags: 32}},
 	} {
 		for _, shards := range []uint8{0, 1, 3, 5} { // 2, 3, 5, 7 shards
 			tc.sc.shards = shards
@@ -267,6 +294,7 @@ func FuzzSplit(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(0), uint8(4), uint8(1), uint8(1), uint16(0), uint16(0), uint16(0), uint8(0), uint8(0))
 	f.Add(uint8(1), uint8(3), uint8(2), uint8(2), uint8(0), uint8(0), uint16(900), uint16(500), uint16(0), uint8(1), uint8(3))
 	f.Add(uint8(0), uint8(0), uint8(7), uint8(9), uint8(3), uint8(2), uint16(2000), uint16(0), uint16(30), uint8(8), uint8(1))
+	f.Add(uint8(1), uint8(0), uint8(3), uint8(5), uint8(0), uint8(0), uint16(300), uint16(0), uint16(25), uint8(48), uint8(2))
 	s, err := server.New([]server.Root{{Name: "/workspace", Dir: splitTree(f)}})
 	if err != nil {
 		f.Fatal(err)
@@ -329,55 +357,68 @@ func TestSplitRangesAnywhere(t *testing.T) {
 // TestSplitByRanges: a Runner's second split of a walk is by ranges, cut
 // where the first said its files lie, and answers as one instance does,
 // also once the tree changed under the cuts (a file added, one at a cut
-// removed, a directory made).
+// removed, a directory made); a glob's first runs whole as one shard.
 func TestSplitByRanges(t *testing.T) {
-	ctx := context.Background()
-	dir := splitTree(t)
-	one, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", dir).WithParallelism(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer one.Close(ctx)
-	r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", dir).WithParallelism(2).WithInstances(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close(ctx)
-	r.splitMin = 0
-	args := GrepArgs{Pattern: "x", OutputMode: protocol.ModeContent, MaxResults: protocol.MaxResultsCeiling}
-	same := func(step string) {
-		t.Helper()
-		want, err := one.Grep(ctx, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := r.Grep(ctx, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, _ := json.Marshal([]any{want.Items, want.Problems, want.Done})
-		g, _ := json.Marshal([]any{got.Items, got.Problems, got.Done})
-		if !bytes.Equal(g, w) {
-			t.Fatalf("%s: split by ranges:\n%s\none instance:\n%s", step, g, w)
-		}
-	}
-	same("first")
-	if n := r.ranged.Load(); n != 0 {
-		t.Fatalf("the first split was by ranges (%d): no plan was known", n)
-	}
-	same("second")
-	if n := r.ranged.Load(); n != 1 {
-		t.Fatalf("%d splits by ranges, want 1", n)
-	}
-	os.WriteFile(filepath.Join(dir, "b", "new.txt"), []byte("x new\n"), 0o644)
-	for _, p := range []string{"b/c/deep.txt", "b/c/none.txt", "b/bin.dat", "c/many.txt"} {
-		os.Remove(filepath.Join(dir, p))
-	}
-	os.MkdirAll(filepath.Join(dir, "b", "c", "e"), 0o755)
-	os.WriteFile(filepath.Join(dir, "b", "c", "e", "f.txt"), []byte("x f\n"), 0o644)
-	same("after changes")
-	same("again")
-	if n := r.ranged.Load(); n != 3 {
-		t.Fatalf("%d splits by ranges, want 3", n)
+	for _, tc := range []struct {
+		name string
+		call func(r *Runner) (*Result, error)
+	}{
+		{"grep", func(r *Runner) (*Result, error) {
+			return r.Grep(context.Background(), GrepArgs{Pattern: "x", OutputMode: protocol.ModeContent, MaxResults: protocol.MaxResultsCeiling})
+		}},
+		{"glob", func(r *Runner) (*Result, error) {
+			return r.Glob(context.Background(), GlobArgs{Pattern: "*", MaxResults: protocol.MaxResultsCeiling})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := splitTree(t)
+			one, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", dir).WithParallelism(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer one.Close(ctx)
+			r, err := NewRunner(ctx, NewConfig().WithRoot("/workspace", dir).WithParallelism(2).WithInstances(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close(ctx)
+			r.splitMin = 0
+			same := func(step string) {
+				t.Helper()
+				want, err := tc.call(one)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := tc.call(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, _ := json.Marshal([]any{want.Items, want.Problems, want.Done})
+				g, _ := json.Marshal([]any{got.Items, got.Problems, got.Done})
+				if !bytes.Equal(g, w) {
+					t.Fatalf("%s: split by ranges:\n%s\none instance:\n%s", step, g, w)
+				}
+			}
+			same("first")
+			if n := r.ranged.Load(); n != 0 {
+				t.Fatalf("the first split was by ranges (%d): no plan was known", n)
+			}
+			same("second")
+			if n := r.ranged.Load(); n != 1 {
+				t.Fatalf("%d splits by ranges, want 1", n)
+			}
+			os.WriteFile(filepath.Join(dir, "b", "new.txt"), []byte("x new\n"), 0o644)
+			for _, p := range []string{"b/c/deep.txt", "b/c/none.txt", "b/bin.dat", "c/many.txt"} {
+				os.Remove(filepath.Join(dir, p))
+			}
+			os.MkdirAll(filepath.Join(dir, "b", "c", "e"), 0o755)
+			os.WriteFile(filepath.Join(dir, "b", "c", "e", "f.txt"), []byte("x f\n"), 0o644)
+			same("after changes")
+			same("again")
+			if n := r.ranged.Load(); n != 3 {
+				t.Fatalf("%d splits by ranges, want 3", n)
+			}
+		})
 	}
 }

@@ -33,27 +33,38 @@ var fileCost int64 = 8 << 10
 // (files, bytes).
 func cost(files, bytes int64) int64 { return files*fileCost + bytes }
 
-// planKey is what decides a grep's walk: its path, what picks its files,
-// and the policy of the roots.
-func (r *Runner) planKey(g *protocol.GrepArgs) string {
-	b, _ := json.Marshal(struct {
-		Path, Glob, Iglob, Type, TypeNot any
-		Hidden                           *bool
-		NoIgnore                         bool
-		MaxDepth                         int
-		Policy                           []protocol.RootPolicy
-	}{g.Path, g.Glob, g.Iglob, g.Type, g.TypeNot, g.Hidden, g.NoIgnore, g.MaxDepth, r.policy})
+// planKey is what decides a walk: the tool (a grep's globs take files
+// over ignore files, a glob's do not), its path, what picks its files, and
+// the policy of the roots. A glob's own pattern is not in it: it is
+// matched against what the walk hands on.
+func (r *Runner) planKey(req *protocol.Request) string {
+	type picks struct {
+		Tool                    string
+		Path, Glob, Iglob       any
+		Exclude, Type, TypeNot  any
+		Hidden                  *bool
+		NoIgnore, CaseExclusion bool
+		MaxDepth                int
+		Policy                  []protocol.RootPolicy
+	}
+	var k picks
+	if g := req.Grep; g != nil {
+		k = picks{"grep", g.Path, g.Glob, g.Iglob, nil, g.Type, g.TypeNot, g.Hidden, g.NoIgnore, false, g.MaxDepth, r.policy}
+	} else if g := req.Glob; g != nil {
+		k = picks{"glob", g.Path, g.Glob, nil, g.Exclude, g.Type, g.TypeNot, g.Hidden, g.NoIgnore, g.CaseInsensitive && len(g.Exclude) > 0, g.MaxDepth, r.policy}
+	}
+	b, _ := json.Marshal(k)
 	return string(b)
 }
 
-// ranges are the shares of n shards by the plan for g, or nil: none is
-// known, the grep is sorted (its order is not the walk's), or the plan
-// has too few samples to cut n ranges of files in order.
-func (r *Runner) ranges(g *protocol.GrepArgs, n int) []protocol.Shard {
-	if g.Sort != "" {
+// ranges are the shares of n shards by the plan for req's walk, or nil:
+// none is known, the grep is sorted (its order is not the walk's), or the
+// plan has too few samples to cut n ranges of files in order.
+func (r *Runner) ranges(req *protocol.Request, n int) []protocol.Shard {
+	if req.Grep != nil && req.Grep.Sort != "" {
 		return nil
 	}
-	p, ok := r.plans.load(r.planKey(g))
+	p, ok := r.plans.load(r.planKey(req))
 	if !ok {
 		return nil
 	}

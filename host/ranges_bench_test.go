@@ -46,7 +46,7 @@ func BenchmarkRangeCut(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			p, ok := r.plans.load(r.planKey(&g.args))
+			p, ok := r.plans.load(r.planKey(&protocol.Request{Call: protocol.Call{Grep: (*protocol.GrepArgs)(&g.args)}}))
 			if !ok {
 				b.Fatal("no plan after a split")
 			}

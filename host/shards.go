@@ -21,17 +21,34 @@ import (
 // run, the Go tree's 15,000 1.1–1.4×.
 const splitMinFiles = 256
 
-// shards is how many instances a request is split across: a grep, on a
-// runner that allows more than one (WithParallelism), unless its path's
-// last walk was small; every other request runs on one.
+// shards is how many instances a request is split across: a grep, or a
+// glob of files in walk order, on a runner that allows more than one
+// (WithParallelism), unless its path's last walk was small; every other
+// request runs on one. A glob is split by ranges only, when a plan for its
+// walk is known (exchangeShards).
 func (r *Runner) shards(req *protocol.Request) int {
-	if req == nil || req.Grep == nil {
+	path, ok := walkPath(req)
+	if !ok {
 		return 1
 	}
-	if n, ok := r.walked.load(req.Grep.Path); ok && n < r.splitMin {
+	if n, ok := r.walked.load(path); ok && n < r.splitMin {
 		return 1
 	}
 	return r.cfg.parallelism
+}
+
+// walkPath is the path a request's walk starts at, when the request can be
+// split (the module's shardable).
+func walkPath(req *protocol.Request) (string, bool) {
+	switch {
+	case req == nil:
+		return "", false
+	case req.Grep != nil:
+		return req.Grep.Path, true
+	case req.Glob != nil:
+		return req.Glob.Path, req.Glob.FilesInWalkOrder()
+	}
+	return "", false
 }
 
 // run sends a request (req: the line decoded, nil when it is not valid) to
@@ -57,8 +74,8 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 	} else {
 		done, raw = r.exchange(ctx, line, id, deadline, moduleMS, onLine)
 	}
-	if req != nil && req.Grep != nil && done.Status == StatusComplete && !done.Truncated {
-		r.walked.store(req.Grep.Path, done.Stats.Files)
+	if path, ok := walkPath(req); ok && done.Status == StatusComplete && !done.Truncated {
+		r.walked.store(path, done.Stats.Files)
 	}
 	return done, raw
 }
@@ -101,6 +118,17 @@ type shard struct {
 	pos   int64  // the last position it sent
 	lost  string // why it ended without a final line
 	items wire.ItemReader
+	// line and item hold its head when it is a mark, a walk or an item,
+	// the lines of which there are one or two a result: a head is merged
+	// before the next is read, and what the merge hands on is copied.
+	line shardLine
+	item protocol.Item
+}
+
+// reuse makes l the shard's head line, in its own space.
+func (s *shard) reuse(l shardLine) *shardLine {
+	s.line = l
+	return &s.line
 }
 
 // shardCall is a grep split across instances: the host sends each its
@@ -132,30 +160,47 @@ type shardCall struct {
 	reading  sync.WaitGroup
 }
 
-// exchangeShards is exchange for a grep split across n instances: the
-// same lines, the same final line, as one instance would write (the
+// exchangeShards is exchange for a grep or glob split across n instances:
+// the same lines, the same final line, as one instance would write (the
 // merger decides them), the same deadline and cancellation (every shard's
 // clock moves, its mounts are revoked, then it is killed; a cancelled call's
 // shards that answer once their clocks moved are kept).
+//
+// A glob reads no file: split by position, each shard would walk the whole
+// tree for nothing. It is split by ranges or not at all, and with no plan
+// for its walk yet it runs on one instance as the one shard of its call,
+// whose samples make the plan of the next.
 func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int, deadline time.Time, moduleMS int64,
 	onLine func(raw []byte, l *protocol.Line) error) (Done, []byte) {
 	if ctx.Err() != nil {
 		return notStarted(ctx, "before it started"), nil
+	}
+	glob := req.Glob != nil
+	if glob && r.ranges(&req, n) == nil {
+		n = 1
 	}
 	first, err := r.acquire(ctx)
 	if err != nil {
 		return acquireFailed(ctx, err), nil
 	}
 	insts := append([]*instance{first}, r.more(n-1)...)
-	if len(insts) == 1 {
+	if len(insts) == 1 && !glob {
 		line, _ := json.Marshal(req) // it was decoded from JSON
 		return r.exchangeOn(ctx, first, line, req.ID, deadline, moduleMS, onLine)
 	}
 	n = len(insts)
-	r.split.Add(1)
+	ranges := r.ranges(&req, n)
+	if glob && ranges == nil && n > 1 {
+		for _, inst := range insts[1:] {
+			r.giveBack(inst)
+		}
+		insts, n = insts[:1], 1
+	}
+	if n > 1 {
+		r.split.Add(1)
+	}
 	c := &shardCall{r: r, id: req.ID, onLine: onLine, moduleMS: moduleMS, ctxDone: ctx.Done()}
 	c.shards = make([]shard, n)
-	ranges := r.ranges(req.Grep, n)
 	if c.ranged = ranges != nil; c.ranged {
 		c.stopRead = make(chan struct{})
 		r.ranged.Add(1)
@@ -174,7 +219,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 			s.head = &shardLine{key: keyStopBefore}
 		}
 	}
-	c.m = newMerger(req.ID, req.Grep, req.Limits, c.emit)
+	c.m = newMerger(&req, c.emit)
 	// Instances beyond the cores take turns on them: the graces past the
 	// deadline grow by as many turns.
 	c.turns = time.Duration(max(1, (n+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0)))
@@ -195,7 +240,7 @@ func (r *Runner) exchangeShards(ctx context.Context, req protocol.Request, n int
 			dones[k] = c.shards[k].done
 		}
 		if p := planOf(dones, c.ranged); p != nil {
-			r.plans.store(r.planKey(req.Grep), p)
+			r.plans.store(r.planKey(&req), p)
 		}
 	}
 	done := wire
@@ -285,6 +330,7 @@ func (c *shardCall) merge() *shardLine {
 		case l.Walk != nil:
 			c.m.walkRead(next.mark)
 		case l.Item != nil:
+			c.m.found(next.pos)
 			err = c.m.item(l.Item)
 		case l.Problem != nil:
 			err = c.m.problem(l.Problem)
@@ -324,7 +370,7 @@ func (c *shardCall) emit(raw []byte, l *protocol.Line) error {
 func (c *shardCall) read(k int) {
 	s := &c.shards[k]
 	if s.next < len(s.marks) { // the rest of a batch of marks
-		s.head = &shardLine{pos: s.marks[s.next][wire.MarkSeq], key: keyMark, mark: s.marks[s.next]}
+		s.head = s.reuse(shardLine{pos: s.marks[s.next][wire.MarkSeq], key: keyMark, mark: s.marks[s.next]})
 		s.next++
 		return
 	}
@@ -371,8 +417,8 @@ func (c *shardCall) read(k int) {
 // shard is then lost).
 func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 	if id, seq, it, ok := s.items.Parse(raw); ok && id == c.id && seq >= 0 {
-		s.pos = seq
-		return &shardLine{pos: seq, key: keyFile, line: protocol.Line{ID: id, Item: &it}}
+		s.pos, s.item = seq, it
+		return s.reuse(shardLine{pos: seq, key: keyFile, line: protocol.Line{ID: id, Item: &s.item}})
 	}
 	if id, walk, marks, ok := wire.ParseMarkLine(raw, s.marks[:0]); ok && id == c.id && len(marks) > 0 {
 		s.marks = marks
@@ -380,10 +426,10 @@ func (c *shardCall) decode(s *shard, raw []byte) *shardLine {
 		s.pos = last[wire.MarkSeq]
 		if walk {
 			s.marks = s.marks[:0]
-			return &shardLine{pos: s.pos, key: keyWalk, mark: last, line: protocol.Line{Walk: last[:]}}
+			return s.reuse(shardLine{pos: s.pos, key: keyWalk, mark: last, line: protocol.Line{Walk: last[:]}})
 		}
 		s.open, s.next = s.pos, 1
-		return &shardLine{pos: marks[0][wire.MarkSeq], key: keyMark, mark: marks[0]}
+		return s.reuse(shardLine{pos: marks[0][wire.MarkSeq], key: keyMark, mark: marks[0]})
 	}
 	var l protocol.Line
 	if err := json.Unmarshal(raw, &l); err != nil || l.ID != c.id {

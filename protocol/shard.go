@@ -5,6 +5,14 @@ import "fmt"
 // A grep can be split across instances of the module, each searching a
 // share of the files, and the answers merged by the host into exactly the
 // answer one instance gives (RATIONALE.md, "Why split a grep by files?").
+// So can a glob of files in walk order (no sort, no directories or links):
+// the files it finds are what a grep's search takes, and none is read. A
+// file it finds has a mark only where the walk's counts other than files
+// changed since the shard's last mark or walk line: a found file's count
+// of files is its position in its share plus one. The host splits a glob by range only (by position,
+// each shard would walk the whole tree for nothing), and sends a glob with
+// no plan yet as the one shard of its call (count 1), whose samples cut
+// the next.
 //
 // A share is one of two kinds:
 //
@@ -61,7 +69,7 @@ import "fmt"
 // MaxShards bounds Shard.Count.
 const MaxShards = 256
 
-// Shard is one share of a split grep.
+// Shard is one share of a split grep or glob.
 type Shard struct {
 	Index   int   `json:"index"`
 	Count   int   `json:"count"`
@@ -79,6 +87,13 @@ func (s *Shard) Check() *Error {
 		return NewError(CodeInvalidArgument, fmt.Sprintf("shard entries %d, want 0 or more", s.Entries))
 	}
 	return nil
+}
+
+// FilesInWalkOrder reports whether the glob finds files alone, in the
+// walk's order (no sort, no directories or links): the glob that is split.
+func (g *GlobArgs) FilesInWalkOrder() bool {
+	files := len(g.EntryType) == 0 || len(g.EntryType) == 1 && g.EntryType[0] == "file"
+	return files && g.Sort == "" && !g.IncludeDirs
 }
 
 // Ranged reports whether the shard's share is a range of the walk.

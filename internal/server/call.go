@@ -59,6 +59,7 @@ type call struct {
 	mark    *[wire.MarkLen]int64 // the mark of the file being searched
 	marks   []byte               // a Mark line being filled
 	nmarks  int                  // marks in it
+	sent    [wire.MarkLen]int64  // a glob's: the counts of the last mark or walk line sent, but its files
 	walker  *walk.Walker
 	// outside: a range's shard has not reached its range yet; samples
 	// are every step-th file of its share, for the host's next cut.
@@ -130,16 +131,11 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		if c.err = req.Shard.Check(); c.err != nil {
 			return c
 		}
-		if req.Grep == nil {
-			c.err = protocol.NewError(protocol.CodeInvalidArgument, "shard: only a grep is split across instances")
+		if c.err = shardable(&req.Call, req.Shard); c.err != nil {
 			return c
 		}
 		c.shard, c.step = req.Shard, 1
 		if req.Shard.Ranged() {
-			if req.Grep.Sort != "" {
-				c.err = protocol.NewError(protocol.CodeInvalidArgument, "shard: a sorted grep is not split by ranges")
-				return c
-			}
 			c.pos, c.outside = protocol.RangeSeq(req.Shard.Index), req.Shard.From != ""
 		}
 	}
@@ -152,6 +148,26 @@ func (s *Server) handle(line []byte, tooLong bool, enc *protocol.Encoder, bw *bu
 		s.dispatch(c, &req.Call)
 	}
 	return c
+}
+
+// shardable says why a call cannot be the shard sh, or nil: only a grep,
+// and a glob of files alone in walk order (its results are the files its
+// walk takes, in order, as a grep's), are split; a sorted grep's order is
+// not the walk's, so it is split by position only.
+func shardable(call *protocol.Call, sh *protocol.Shard) *protocol.Error {
+	switch g := call.Glob; {
+	case call.Grep != nil:
+		if sh.Ranged() && call.Grep.Sort != "" {
+			return protocol.NewError(protocol.CodeInvalidArgument, "shard: a sorted grep is not split by ranges")
+		}
+	case g != nil:
+		if !g.FilesInWalkOrder() {
+			return protocol.NewError(protocol.CodeInvalidArgument, "shard: only a glob of files in walk order is split")
+		}
+	default:
+		return protocol.NewError(protocol.CodeInvalidArgument, "shard: only a grep or a glob is split across instances")
+	}
+	return nil
 }
 
 // maxResults validates a max_results argument.
@@ -342,11 +358,19 @@ func (c *call) sendsWalk() bool {
 	return c.shard.Index == 0
 }
 
+// inRange bounds a range's shard's walk to its range.
+func (c *call) inRange(w *walk.Walker) {
+	if sh := c.shard; sh != nil && sh.Ranged() {
+		w.From, w.To, w.Begin = string(sh.From), string(sh.To), c.beginRange
+	}
+}
+
 // beginRange starts a range's shard at its range (walk.Walker.Begin):
 // what it counted before was the directories above it, the range
 // before's.
 func (c *call) beginRange() {
 	c.outside = false
+	c.sent = [wire.MarkLen]int64{}
 	c.entries = c.shard.Entries
 	c.done.Skipped = protocol.Skipped{}
 	c.done.Stats.BytesRead = 0

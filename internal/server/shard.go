@@ -94,6 +94,23 @@ func (c *call) markFile(n int64, err error) error {
 	return nil
 }
 
+// markFound marks a file a glob's shard found, where the walk's counts
+// besides its files changed since the last mark or walk line it sent: the
+// host knows a found file's count of files from its position
+// (protocol/shard.go), and a mark a file cost a glob a sixth of its time.
+func (c *call) markFound() error {
+	if c.mark == nil {
+		return nil
+	}
+	counts := *c.mark
+	counts[wire.MarkSeq], counts[wire.MarkFiles] = 0, 0
+	if counts == c.sent {
+		return nil
+	}
+	c.sent = counts
+	return c.markFile(0, nil)
+}
+
 // flushMarks sends the marks batched, before any other line.
 func (c *call) flushMarks() error {
 	if c.nmarks == 0 || c.writeErr != nil {
@@ -107,6 +124,8 @@ func (c *call) flushMarks() error {
 
 // writeWalk sends a Walk line.
 func (c *call) writeWalk(mark *[wire.MarkLen]int64) error {
+	c.sent = *mark
+	c.sent[wire.MarkSeq], c.sent[wire.MarkFiles], c.sent[wire.MarkBytes] = 0, 0, 0
 	if c.flushMarks() == nil {
 		c.line = wire.AppendWalkLine(c.line[:0], c.id, mark)
 		c.writeErr = c.enc.Write(c.line)

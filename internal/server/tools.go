@@ -101,12 +101,16 @@ func (s *Server) glob(c *call, a *protocol.GlobArgs) {
 		return ok && (since == 0 || mtime(sc.tree, tpath) >= since)
 	}
 	w := wh.walker()
-	w.File = func(rel, tpath string) error {
+	c.inRange(w)
+	w.File = c.shardFiles(w, func(rel, tpath string) error {
 		if !kinds.file || !matches(rel, tpath) {
 			return nil
 		}
+		if err := c.markFound(); err != nil {
+			return err
+		}
 		return out.add(&protocol.Item{Path: protocol.Data(sc.display(rel))}, tpath)
-	}
+	})
 	if kinds.dir {
 		w.Dir = func(rel, tpath string) error {
 			if !matches(rel, tpath) {
@@ -210,9 +214,7 @@ func (s *Server) grep(c *call, a *protocol.GrepArgs) {
 	r.BeforeGrow = func() { _ = c.bw.Flush() }
 	defer func() { r.BeforeGrow = nil }()
 	w := wh.walker()
-	if sh := c.shard; sh != nil && sh.Ranged() {
-		w.From, w.To, w.Begin = string(sh.From), string(sh.To), c.beginRange
-	}
+	c.inRange(w)
 	sink := &sink{c: c, mode: mode, only: a.OnlyMatching, multi: a.Multiline, text: a.Text, exclude: exclude}
 	sniff := protocol.BinarySniffBytes
 	if a.Text {

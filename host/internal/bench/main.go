@@ -258,6 +258,9 @@ func run() error {
 	if err := everyTable(ctx, keep, trees, split); err != nil {
 		return err
 	}
+	if err := walkTable(ctx, keep, ib, trees, runners, split); err != nil {
+		return err
+	}
 	first := median(func() error { return firstLine([]string{cli, "grep", "return", trees["go"]}) })
 	rgFirst := median(func() error {
 		return firstLine([]string{"rg", "-n", "--hidden", "--no-require-git", "return", trees["go"]})
