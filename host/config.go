@@ -50,11 +50,13 @@ type Config interface {
 	// truncation, next offset). The default is the CPUs this process may
 	// use (runtime.GOMAXPROCS), at most what keeps WithInstances ×
 	// parallelism × WithMemoryLimit within MemoryTotal; 1 runs every call
-	// on one instance. Globs run on one instance: their cost is the walk,
-	// which every share would repeat.
+	// on one instance. A glob of files (in walk order) is split too, by
+	// ranges of its walk only, once an earlier glob of the same walk said
+	// where its files lie: its cost is the walk, which a split by files
+	// would repeat.
 	WithParallelism(n int) Config
-	// WithCacheDir sets the on-disk compilation cache (default: rootbound
-	// under the user cache directory; "" there disables it).
+	// WithCacheDir sets the on-disk compilation cache (default: the first
+	// of DefaultCacheDirs this user alone may write; "" disables it).
 	WithCacheDir(dir string) Config
 	// WithMaxResultBytes bounds what a Result holds, in bytes of the
 	// module's result lines (default 32 MiB, about 100,000 content lines;
@@ -105,6 +107,13 @@ type Config interface {
 	// Warnings entry says so) unless it is a directory of this user's
 	// that no other user can open. Off by default ("").
 	WithIndexCache(dir string) Config
+	// WithIndexCacheLimit bounds what WithIndexCache's directory holds:
+	// once a Runner has saved its roots' indexes, the files of the roots
+	// used least recently (a Runner that loads or writes a root's file
+	// marks it used) are removed until the directory's index files hold
+	// at most n bytes; a root whose file was removed is indexed from its
+	// files again. n <= 0: DefaultIndexCacheLimit.
+	WithIndexCacheLimit(n int64) Config
 	// WithDefaultSkips leaves out of every root, by default, the
 	// directories of dependencies and caches that agents' tools skip even
 	// where no ignore file names them (DefaultSkips: node_modules,
@@ -156,6 +165,7 @@ type config struct {
 	index      bool
 	indexBytes int64
 	indexCache string // WithIndexCache's directory; "": none
+	cacheLimit int64  // WithIndexCacheLimit's; 0: the default
 	// noDefaultSkips: WithDefaultSkips(false).
 	noDefaultSkips bool
 }
@@ -287,6 +297,17 @@ func (c *config) WithIndexCache(dir string) Config {
 	n := c.clone()
 	n.indexCache = dir
 	return n
+}
+
+// DefaultIndexCacheLimit is what an index cache holds at most unless
+// WithIndexCacheLimit says otherwise: 1 GiB, the indexes of a few large
+// trees or hundreds of small ones.
+const DefaultIndexCacheLimit = 1 << 30
+
+func (c *config) WithIndexCacheLimit(n int64) Config {
+	n2 := c.clone()
+	n2.cacheLimit = max(n, 0)
+	return n2
 }
 
 func (c *config) WithReadGuard(g ReadGuard) Config {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 
@@ -136,6 +137,9 @@ func (r *Runner) build(inst *instance) {
 	}
 	ok := err == nil && done.Status == protocol.StatusComplete
 	save.finish(ok)
+	if r.indexCache != "" {
+		trim(r.indexCache, cmp.Or(r.cfg.cacheLimit, DefaultIndexCacheLimit))
+	}
 	inst.clock.hold(nil)
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -507,3 +507,59 @@ func TestIndexCache(t *testing.T) {
 		t.Errorf("%d files written in a directory others can open", len(entries))
 	}
 }
+
+// TestIndexCacheLimit: past WithIndexCacheLimit, the index files of the
+// roots used least recently are removed, the Runner's own (just loaded
+// and saved) last; what is not an index file is left alone.
+func TestIndexCacheLimit(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.txt": "alpha\n", "b/c.txt": "beta\n"})
+	cache := filepath.Join(t.TempDir(), "cache")
+	ctx := context.Background()
+	run := func(limit int64) *Runner {
+		t.Helper()
+		r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithParallelism(1).WithIndex(true, 0).
+			WithIndexCache(cache).WithIndexCacheLimit(limit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close(ctx)
+		waitIndex(t, r)
+		return r
+	}
+	own, _ := run(0).cacheFile(0)
+	fi, err := os.Stat(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three other roots' files, used an hour, two and three ago, and what
+	// is no index file.
+	for i, name := range []string{"ccc" + cacheSuffix, "bbb" + cacheSuffix, "aaa" + cacheSuffix, "notes.txt"} {
+		p := filepath.Join(cache, name)
+		if err := os.WriteFile(p, make([]byte, 3000), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-time.Duration(i+1) * time.Hour)
+		os.Chtimes(p, at, at)
+	}
+	if err := os.Mkdir(filepath.Join(cache, "ddd"+cacheSuffix), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	left := func() []string {
+		var names []string
+		entries, _ := os.ReadDir(cache)
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	run(fi.Size() + 3000 + 1500)
+	want := []string{"ccc" + cacheSuffix, "ddd" + cacheSuffix, filepath.Base(own), "notes.txt"}
+	slices.Sort(want)
+	if got := left(); !slices.Equal(got, want) {
+		t.Fatalf("left in the cache: %q, want %q", got, want)
+	}
+	run(1) // less than its own file: nothing is kept
+	if got, want := left(), []string{"ddd" + cacheSuffix, "notes.txt"}; !slices.Equal(got, want) {
+		t.Fatalf("left in the cache: %q, want %q", got, want)
+	}
+}

@@ -34,6 +34,9 @@ import (
 // costs a build, never an answer.
 const cacheMagic = "rootbound index cache\n"
 
+// cacheSuffix ends the name of every index file of the cache.
+const cacheSuffix = ".rbix"
+
 // moduleSum is a hash of the module's bytes, made once when first asked.
 var moduleSum = sync.OnceValue(func() [32]byte { return sha256.Sum256(moduleWasm) })
 
@@ -45,7 +48,7 @@ func (r *Runner) cacheFile(i int) (string, [32]byte) {
 	root := sha256.Sum256([]byte(r.cfg.roots[i].Name + "\x00" + dirs[len(dirs)-1]))
 	sum := moduleSum()
 	key := sha256.Sum256(append(sum[:], root[:]...))
-	return filepath.Join(r.indexCache, hex.EncodeToString(root[:16])+".rbix"), key
+	return filepath.Join(r.indexCache, hex.EncodeToString(root[:16])+cacheSuffix), key
 }
 
 // exchange sends one request line to inst and waits for its answer's
@@ -97,6 +100,7 @@ func (r *Runner) loadCache(inst *instance) (bool, error) {
 			f.Close()
 			continue // another root's, another module's, or not a cache file
 		}
+		used(f)
 		body := io.LimitReader(f, size-int64(len(head)))
 		for {
 			n, rerr := io.ReadFull(body, buf)
@@ -215,6 +219,50 @@ func removeStale(dir string) {
 		if fi, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), savingPrefix) && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAfter {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
+	}
+}
+
+// used marks a cache file used now (its modification time): the files
+// used least recently are the first removed past the cache's limit.
+func used(f *os.File) {
+	now := time.Now()
+	_ = os.Chtimes(f.Name(), now, now)
+}
+
+// trim removes the index files of dir used least recently (by their
+// modification time, the newest kept first) until those left hold at
+// most limit bytes. Only regular files with the cache's suffix are
+// counted or removed; a file being written (savingPrefix) is
+// removeStale's.
+func trim(dir string, limit int64) {
+	type file struct {
+		name string
+		size int64
+		at   time.Time
+	}
+	var files []file
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), cacheSuffix) || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			files = append(files, file{e.Name(), fi.Size(), fi.ModTime()})
+		}
+	}
+	slices.SortFunc(files, func(a, b file) int {
+		if c := b.at.Compare(a.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	held := int64(0)
+	for _, f := range files {
+		if held+f.size <= limit {
+			held += f.size
+			continue
+		}
+		os.Remove(filepath.Join(dir, f.name))
 	}
 }
 

@@ -272,17 +272,12 @@ func (c *config) validate() error {
 // Without any, each runner compiles the module again (1–3 s), so what
 // was given up is returned as a warning, not dropped.
 func (c *config) compilationCache() (wazero.CompilationCache, string) {
-	var dirs []string
+	dirs := DefaultCacheDirs()
 	if c.cacheDir != nil {
 		if *c.cacheDir == "" {
 			return nil, "" // asked for none
 		}
-		dirs = append(dirs, *c.cacheDir)
-	} else {
-		if base, err := os.UserCacheDir(); err == nil {
-			dirs = append(dirs, filepath.Join(base, "rootbound", "wazero"))
-		}
-		dirs = append(dirs, filepath.Join(os.TempDir(), fmt.Sprintf("rootbound-%d", os.Getuid()), "wazero"))
+		dirs = []string{*c.cacheDir}
 	}
 	var failures []string
 	for i, dir := range dirs {
@@ -301,6 +296,18 @@ func (c *config) compilationCache() (wazero.CompilationCache, string) {
 		return cache, fmt.Sprintf("the compilation cache is in %s: %s", dir, strings.Join(failures, "; "))
 	}
 	return nil, "no compilation cache (each runner compiles the module, 1–3 s): " + strings.Join(failures, "; ")
+}
+
+// DefaultCacheDirs are where a Runner keeps its compiled module unless
+// WithCacheDir names a place: rootbound/wazero under the user's cache
+// directory, or, when that cannot be used, rootbound-UID/wazero in the
+// temporary directory. A program that clears its caches removes them.
+func DefaultCacheDirs() []string {
+	var dirs []string
+	if base, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(base, "rootbound", "wazero"))
+	}
+	return append(dirs, filepath.Join(os.TempDir(), fmt.Sprintf("rootbound-%d", os.Getuid()), "wazero"))
 }
 
 // writable makes dir, checks that no other user can write in it

@@ -114,23 +114,15 @@ func addRootFlags(fs *flag.FlagSet, what string) *rootFlags {
 	return rf
 }
 
-// indexCacheDir is where the command keeps its roots' indexes between
-// runs (host.WithIndexCache): rootbound/index under the user's cache
-// directory, or none.
-func indexCacheDir() string {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(base, "rootbound", "index")
-}
-
 // config makes a Config of the flags (and wants no other argument).
 func (rf *rootFlags) config(extra int) (host.Config, error) {
 	if len(rf.roots) == 0 || extra > 0 {
 		return nil, errors.New("want --root DIR or --root NAME=DIR (one or more) and nothing else")
 	}
-	cfg := host.NewConfig().WithIndex(!rf.noIndex, 0).WithIndexCache(indexCacheDir()).WithDefaultSkips(!rf.noDefaultSkips)
+	cfg, err := withIndexCache(host.NewConfig().WithIndex(!rf.noIndex, 0).WithDefaultSkips(!rf.noDefaultSkips))
+	if err != nil {
+		return nil, err
+	}
 	for _, root := range rf.roots {
 		name, dir, ok := strings.Cut(root, "=")
 		if !ok {

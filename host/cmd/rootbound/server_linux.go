@@ -388,13 +388,17 @@ func serverCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("rootbound server")
 	dir := fs.String("dir", serverDir(), "the `DIR` of the socket (made 0700 if missing; refused if others can open it)")
 	stop := fs.Bool("stop", false, "stop the server running, and exit")
+	clearCache := fs.Bool("clear-cache", false, "stop the server running, remove the command's caches (each root's index, the compiled module), and exit")
 	idle := fs.Duration("idle", serverIdle, "exit after this long without a call")
-	if done, code := parse(fs, args, "usage: rootbound server [--dir DIR] [--stop]\n"+
+	if done, code := parse(fs, args, "usage: rootbound server [--dir DIR] [--stop] [--clear-cache]\n"+
 		"The resident server that the tools (glob, grep, read, list, stat) start on their first call and hand their calls to.\n", stdout, stderr); done {
 		return code
 	}
-	if *stop {
+	if *stop || *clearCache {
 		n := stopServers(*dir)
+		if *clearCache {
+			return clearCommand(stderr)
+		}
 		if n == 0 {
 			fmt.Fprintln(stderr, "rootbound server: no server running in", *dir)
 			return 1
@@ -576,7 +580,11 @@ func (s *server) runner(_ context.Context, key string, cfg host.Config) (*host.R
 	kr := s.runners[key]
 	if kr == nil {
 		s.mu.Unlock()
-		r, err := host.NewRunner(context.Background(), cfg.WithIndex(true, 0).WithIndexCache(indexCacheDir()))
+		cfg, err := withIndexCache(cfg.WithIndex(true, 0))
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := host.NewRunner(context.Background(), cfg)
 		if err != nil {
 			return nil, nil, err
 		}
