@@ -315,10 +315,35 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 		}
 		return partial(stopped(ctx, during))
 	}
+	// An instance on the interpreter hands its call to a compiled one
+	// once the module is compiled: the call runs again there, and the
+	// lines the interpreter's sent (an answer is the same on every run)
+	// are not sent again.
+	var compiled <-chan struct{}
+	if inst.interp {
+		compiled = r.started
+		r.interpreted.Add(1)
+	}
+	sent := 0 // lines handed to onLine, but progress lines
 	for {
 		raw, ok := inst.out.next()
 		if !ok {
 			select {
+			case <-compiled:
+				compiled = nil
+				if !r.compiledNow() || interrupted || revoked || lineErr != nil {
+					continue
+				}
+				r.discard(inst)
+				r.handedOff.Add(1)
+				skip := sent
+				return r.exchange(ctx, line, id, deadline, moduleMS, func(raw []byte, l *protocol.Line) error {
+					if skip > 0 && l.Progress == nil {
+						skip--
+						return nil
+					}
+					return onLine(raw, l)
+				})
 			case chunk, open := <-inst.out.ch:
 				if !open {
 					<-inst.exited
@@ -373,6 +398,9 @@ func (r *Runner) exchangeOn(ctx context.Context, inst *instance, line []byte, id
 			}
 			r.release(inst)
 			return done, raw
+		}
+		if l.Progress == nil {
+			sent++
 		}
 		if lineErr == nil {
 			if lineErr = onLine(raw, &l); lineErr != nil {

@@ -107,6 +107,13 @@ type Config interface {
 	// Warnings entry says so) unless it is a directory of this user's
 	// that no other user can open. Off by default ("").
 	WithIndexCache(dir string) Config
+	// WithLazyStart makes NewRunner return as soon as the configuration
+	// is checked and the roots are open: the module is compiled (1–3 s
+	// without the compilation cache) and the first instances started in
+	// the background, and a call waits for them, within its deadline. A
+	// compile that fails fails every call with its error. A server that
+	// must answer its client at once (an MCP initialize) starts so.
+	WithLazyStart(on bool) Config
 	// WithIndexCacheLimit bounds what WithIndexCache's directory holds:
 	// once a Runner has saved its roots' indexes, the files of the roots
 	// used least recently (a Runner that loads or writes a root's file
@@ -166,6 +173,7 @@ type config struct {
 	indexBytes int64
 	indexCache string // WithIndexCache's directory; "": none
 	cacheLimit int64  // WithIndexCacheLimit's; 0: the default
+	lazyStart  bool   // WithLazyStart
 	// noDefaultSkips: WithDefaultSkips(false).
 	noDefaultSkips bool
 }
@@ -303,6 +311,12 @@ func (c *config) WithIndexCache(dir string) Config {
 // WithIndexCacheLimit says otherwise: 1 GiB, the indexes of a few large
 // trees or hundreds of small ones.
 const DefaultIndexCacheLimit = 1 << 30
+
+func (c *config) WithLazyStart(on bool) Config {
+	n := c.clone()
+	n.lazyStart = on
+	return n
+}
 
 func (c *config) WithIndexCacheLimit(n int64) Config {
 	n2 := c.clone()

@@ -9,7 +9,9 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -562,4 +564,95 @@ func TestIndexCacheLimit(t *testing.T) {
 	if got, want := left(), []string{"ddd" + cacheSuffix, "notes.txt"}; !slices.Equal(got, want) {
 		t.Fatalf("left in the cache: %q, want %q", got, want)
 	}
+}
+
+// TestInterpreterFirst: a Runner started in the background with no
+// compilation cache answers on wazero's interpreter while the module
+// compiles, as a compiled one does; a call that has sent nothing when the
+// compile ends moves to a compiled instance, with the same answer.
+func TestInterpreterFirst(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "package a\n// alpha\n", "b/c.txt": "alpha beta\n"})
+	ctx := context.Background()
+	compiled, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithRoot("/go", goSrc(t)).WithParallelism(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer compiled.Close(ctx)
+	small := GrepArgs{Pattern: "alpha", OutputMode: protocol.ModeContent}
+	// Nothing in the Go tree matches: no line before the answer, which
+	// takes the interpreter far longer than the compile.
+	large := GrepArgs{Pattern: "no such text in the go tree 7f3a", Path: "/go", MaxResults: protocol.MaxResultsCeiling}
+	want := map[string]*Result{}
+	for name, args := range map[string]GrepArgs{"small": small, "large": large} {
+		if want[name], err = compiled.Grep(ctx, args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := NewRunner(ctx, NewConfig().WithRoot("/w", dir).WithRoot("/go", goSrc(t)).WithParallelism(1).WithCacheDir("").WithLazyStart(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	got, err := r.Grep(ctx, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.compiledNow() {
+		t.Skip("the module compiled before the first call ended: nothing ran on the interpreter")
+	}
+	if r.interpreted.Load() != 1 || !reflect.DeepEqual(got.Items, want["small"].Items) || got.Done.Stats != want["small"].Done.Stats {
+		t.Fatalf("on the interpreter (%d calls): %+v %+v; want %+v %+v", r.interpreted.Load(), got.Items, got.Done, want["small"].Items, want["small"].Done)
+	}
+	if got, err = r.Grep(ctx, large); err != nil {
+		t.Fatal(err)
+	}
+	if r.handedOff.Load() != 1 || got.Done.Status != StatusComplete || got.Done.Stats != want["large"].Done.Stats {
+		t.Fatalf("handed off %d: %+v; want %+v", r.handedOff.Load(), got.Done, want["large"].Done)
+	}
+}
+
+// TestInterpreterHandsOff: a call on the interpreter that has sent lines
+// when the module is compiled runs again on a compiled instance, and its
+// caller gets each line once: the answer one compiled instance gives.
+func TestInterpreterHandsOff(t *testing.T) {
+	ctx := context.Background()
+	cfg := NewConfig().WithRoot("/go", goSrc(t)).WithParallelism(1)
+	compiled, err := NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer compiled.Close(ctx)
+	// Many files, the first of them found at once.
+	args := GrepArgs{Pattern: "package", OutputMode: protocol.ModeFiles, MaxResults: protocol.MaxResultsCeiling}
+	want, err := compiled.Grep(ctx, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(ctx, cfg.WithCacheDir("").WithLazyStart(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(ctx)
+	var got []Item
+	res, err := r.GrepEach(ctx, args, func(it Item) error { got = append(got, it); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.interpreted.Load() != 1 || r.handedOff.Load() != 1 {
+		t.Skipf("%d calls on the interpreter, %d handed off: the machine compiled too fast or interpreted too slow to tell", r.interpreted.Load(), r.handedOff.Load())
+	}
+	if !reflect.DeepEqual(got, want.Items) || res.Done.Stats != want.Done.Stats || res.Done.Results != want.Done.Results {
+		t.Fatalf("handed off: %d items, %+v; want %d, %+v", len(got), res.Done, len(want.Items), want.Done)
+	}
+}
+
+// goSrc is the Go tree's src: a tree every machine has, large enough
+// that a grep of it outlasts a compile on the interpreter.
+func goSrc(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }

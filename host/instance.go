@@ -32,6 +32,10 @@ type instance struct {
 	abandon   sync.Once
 	ready     chan struct{} // closed when the module first reads its stdin
 	memory    uint64        // its memory cap
+	// interp: it runs on wazero's interpreter, until the module is
+	// compiled (WithLazyStart): it serves one call, which moves to a
+	// compiled instance if it has sent nothing when the compile ends.
+	interp bool
 }
 
 // send hands the module a request line. The mounts first let go of the
@@ -109,11 +113,16 @@ func (r *Runner) start(memory uint64) *instance {
 		WithSysWalltime().
 		WithNanotime(inst.clock.nanotime, 1).
 		WithSysNanosleep()
+	rt, compiled := r.rt, r.compiled
+	if compiled == nil { // not compiled yet: the interpreter's (acquire)
+		rt, compiled, inst.interp = r.interp.rt, r.interp.mod, true
+		r.interp.live++
+	}
 	r.live[inst] = true
 	r.exited.Add(1)
 	go func() {
 		defer r.exited.Done()
-		mod, err := r.rt.InstantiateModule(withMemory(context.Background(), memory), r.compiled, mc)
+		mod, err := rt.InstantiateModule(withMemory(context.Background(), memory), compiled, mc)
 		if mod != nil {
 			_ = mod.Close(context.Background())
 		}
@@ -125,6 +134,10 @@ func (r *Runner) start(memory uint64) *instance {
 		_ = outW.Close()
 		r.mu.Lock()
 		delete(r.live, inst)
+		if inst.interp {
+			r.interp.live--
+			r.retireInterp()
+		}
 		r.mu.Unlock()
 		close(inst.exited)
 	}()

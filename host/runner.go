@@ -28,6 +28,7 @@ package host
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,6 +71,9 @@ type Runner struct {
 	nextID atomic.Uint64
 	split  atomic.Uint64 // calls split across instances, for tests
 	ranged atomic.Uint64 // of them, split by ranges
+	// interpreted: calls started on the interpreter; handedOff: of
+	// them, moved to a compiled instance (for tests).
+	interpreted, handedOff atomic.Uint64
 	// walked: files the last complete grep of a path walked (by the
 	// path as given); a smaller walk than splitMin is not split.
 	walked *memo[int64]
@@ -85,6 +89,31 @@ type Runner struct {
 	// indexCache is WithIndexCache's directory once checked (indexcache.go);
 	// "": none.
 	indexCache string
+	// started is closed once the module is compiled and the first
+	// instances started (WithLazyStart: in the background; closed from
+	// the start otherwise); startErr then says why not. cancelStart
+	// ends a start in the background that Close overtook.
+	started     chan struct{}
+	startErr    error
+	cancelStart context.CancelFunc
+	// usable is closed once a call can start: the module compiled, or
+	// ready for the interpreter (interp, under mu), whichever is first.
+	usable     chan struct{}
+	usableOnce sync.Once
+	interp     interpreter
+}
+
+// interpreter is wazero's interpreter with the module, while the module
+// compiles (WithLazyStart): the compiler takes 1–3 s on a fresh install,
+// the interpreter about 0.2 s, and a first call on a small tree then
+// answers within half a second (RATIONALE.md, "Why does a Runner start on
+// the interpreter?"). It is closed once the module is compiled and no
+// instance of it lives.
+type interpreter struct {
+	rt   wazero.Runtime
+	mod  wazero.CompiledModule
+	live int           // instances running on it
+	done chan struct{} // closed when its start has ended, ready or not
 }
 
 // NewRunner validates cfg, compiles the module (from the compilation cache
@@ -117,7 +146,7 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(uint32(c.runtimeMemory() >> 16)).
 		WithCloseOnContextDone(c.closeOnContextDone)
-	cache, warning := c.compilationCache()
+	cache, cacheDir, warning := c.compilationCache()
 	if warning != "" {
 		r.warnings = append(r.warnings, warning)
 	}
@@ -129,15 +158,6 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 		r.Close(ctx)
 		return nil, fmt.Errorf("host: WASI: %w", err)
 	}
-	compiled, err := r.rt.CompileModule(ctx, moduleWasm)
-	if err != nil {
-		r.Close(context.Background())
-		if ctx.Err() != nil {
-			return nil, notReady(ctx)
-		}
-		return nil, fmt.Errorf("host: compile module: %w", err)
-	}
-	r.compiled = compiled
 	if c.index && c.indexCache != "" {
 		if err := private.Dir(c.indexCache); err != nil {
 			r.warnings = append(r.warnings, "no index cache (every Runner builds the index from the files): "+err.Error())
@@ -147,28 +167,122 @@ func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 			r.checkCacheFiles()
 		}
 	}
+	r.started, r.usable = make(chan struct{}), make(chan struct{})
+	if c.lazyStart {
+		var start context.Context
+		start, r.cancelStart = context.WithCancel(context.Background())
+		r.interp.done = make(chan struct{})
+		if cached(cacheDir) {
+			close(r.interp.done)
+		} else {
+			// A compile, not a load from the cache: the interpreter
+			// answers meanwhile.
+			go r.startInterp(start)
+		}
+		go func() {
+			r.startErr = r.compileAndStart(start)
+			if r.startErr == nil && cacheDir != "" {
+				if f, err := os.OpenFile(compiledMark(cacheDir), os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+					f.Close()
+				}
+			}
+			close(r.started)
+			r.usableOnce.Do(func() { close(r.usable) })
+		}()
+		return r, nil
+	}
+	r.startErr = r.compileAndStart(ctx)
+	close(r.started)
+	close(r.usable)
+	if r.startErr != nil {
+		r.Close(context.Background())
+		return nil, r.startErr
+	}
+	return r, nil
+}
+
+// startInterp makes the module ready for wazero's interpreter (the
+// Runner's memory cap; no compilation cache: there is nothing to compile),
+// and lets calls start on it unless the compile was quicker.
+func (r *Runner) startInterp(ctx context.Context) {
+	defer close(r.interp.done)
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter().
+		WithMemoryLimitPages(uint32(r.cfg.runtimeMemory()>>16)))
+	mod, err := func() (wazero.CompiledModule, error) {
+		if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+			return nil, err
+		}
+		return rt.CompileModule(ctx, moduleWasm)
+	}()
 	r.mu.Lock()
-	for range c.parallelism { // a split grep's shards, started at once
+	defer r.mu.Unlock()
+	if err != nil || r.closed || r.compiled != nil {
+		_ = rt.Close(context.Background())
+		return
+	}
+	r.interp.rt, r.interp.mod = rt, mod
+	r.usableOnce.Do(func() { close(r.usable) })
+}
+
+// retireInterp closes the interpreter once the module is compiled (or
+// the Runner closed) and no instance runs on it; r.mu is held.
+func (r *Runner) retireInterp() {
+	if r.interp.rt == nil || r.interp.live > 0 || r.compiled == nil && !r.closed {
+		return
+	}
+	rt := r.interp.rt
+	r.interp.rt, r.interp.mod = nil, nil
+	go rt.Close(context.Background())
+}
+
+// compiledNow reports whether the module is compiled: until it is, every
+// call runs whole on one instance (the interpreter's).
+func (r *Runner) compiledNow() bool {
+	select {
+	case <-r.started:
+		return r.startErr == nil
+	default:
+		return false
+	}
+}
+
+// compileAndStart compiles the module and starts the first instances
+// (the index instance among them), and waits until they are ready: an
+// instance starting while a call runs holds a core its first milliseconds
+// (the module's runtime starting), beside the call's, and the program's
+// own goroutines would wait.
+func (r *Runner) compileAndStart(ctx context.Context) error {
+	compiled, err := r.rt.CompileModule(ctx, moduleWasm)
+	if err != nil {
+		if ctx.Err() != nil {
+			return notReady(ctx)
+		}
+		return fmt.Errorf("host: compile module: %w", err)
+	}
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return ErrClosed
+	}
+	r.compiled = compiled
+	r.retireInterp()
+	for range r.cfg.parallelism { // a split grep's shards, started at once
 		r.idle = append(r.idle, r.start(r.cfg.memory))
 	}
 	starting := slices.Clone(r.idle)
-	if c.index {
+	if r.cfg.index {
 		r.startIndex()
 	}
 	r.mu.Unlock()
-	// Wait for them: an instance starting while a call runs holds a core
-	// its first milliseconds (the module's runtime starting), beside the
-	// call's, and the program's own goroutines would wait.
 	for _, inst := range starting {
 		select {
 		case <-inst.ready:
 		case <-inst.exited:
 		case <-ctx.Done():
-			r.Close(context.Background())
-			return nil, notReady(ctx)
+			return notReady(ctx)
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // openRoot opens a root's directory (WithRoot's by its name, WithRootDir's
@@ -271,11 +385,11 @@ func (c *config) validate() error {
 // replace a directory on the way, no link but the system's own).
 // Without any, each runner compiles the module again (1–3 s), so what
 // was given up is returned as a warning, not dropped.
-func (c *config) compilationCache() (wazero.CompilationCache, string) {
+func (c *config) compilationCache() (cache wazero.CompilationCache, dir, warning string) {
 	dirs := DefaultCacheDirs()
 	if c.cacheDir != nil {
 		if *c.cacheDir == "" {
-			return nil, "" // asked for none
+			return nil, "", "" // asked for none
 		}
 		dirs = []string{*c.cacheDir}
 	}
@@ -291,11 +405,31 @@ func (c *config) compilationCache() (wazero.CompilationCache, string) {
 			continue
 		}
 		if i == 0 {
-			return cache, ""
+			return cache, dir, ""
 		}
-		return cache, fmt.Sprintf("the compilation cache is in %s: %s", dir, strings.Join(failures, "; "))
+		return cache, dir, fmt.Sprintf("the compilation cache is in %s: %s", dir, strings.Join(failures, "; "))
 	}
-	return nil, "no compilation cache (each runner compiles the module, 1–3 s): " + strings.Join(failures, "; ")
+	return nil, "", "no compilation cache (each runner compiles the module, 1–3 s): " + strings.Join(failures, "; ")
+}
+
+// cached reports whether the compilation cache dir holds the module, as
+// its compiledMark says.
+func cached(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	_, err := os.Lstat(compiledMark(dir))
+	return err == nil
+}
+
+// compiledMark is the file a Runner leaves in its compilation cache once
+// the module compiled there: while it is there, the module is taken to be
+// in the cache (a load of 60 ms), and no Runner starts on the interpreter.
+// It is a hint, never trusted for more: a cache emptied under it costs a
+// first call the compile.
+func compiledMark(dir string) string {
+	sum := moduleSum()
+	return filepath.Join(dir, "compiled-"+hex.EncodeToString(sum[:8]))
 }
 
 // DefaultCacheDirs are where a Runner keeps its compiled module unless
@@ -329,8 +463,22 @@ func writable(dir string) error {
 // code never prints: a program shows these as it wishes.
 func (r *Runner) Warnings() []string { return slices.Clone(r.warnings) }
 
-// acquire takes a slot and a warm instance, starting one if none is idle.
+// acquire takes a slot and a warm instance, starting one if none is idle;
+// it waits for the module to be compiled first, or ready for the
+// interpreter (WithLazyStart), whose instance then serves this call alone.
 func (r *Runner) acquire(ctx context.Context) (*instance, error) {
+	select {
+	case <-r.usable:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case <-r.started:
+		if r.startErr != nil {
+			return nil, r.startErr
+		}
+	default:
+	}
 	select {
 	case r.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -359,7 +507,7 @@ func (r *Runner) acquire(ctx context.Context) (*instance, error) {
 func (r *Runner) more(n int) []*instance {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || r.compiled == nil {
 		return nil
 	}
 	var out []*instance
@@ -398,6 +546,8 @@ func (r *Runner) giveBack(inst *instance) {
 func (r *Runner) release(inst *instance) {
 	r.mu.Lock()
 	switch {
+	case inst.interp: // it served its call
+		inst.stop()
 	case inst == r.ix.inst:
 		r.ix.busy = false
 		if r.closed || inst.dead() {
@@ -453,6 +603,18 @@ func (r *Runner) Close(ctx context.Context) error {
 }
 
 func (r *Runner) close(ctx context.Context) error {
+	if r.cancelStart != nil {
+		// A start in the background ends first: a runtime is not closed
+		// under a compile.
+		r.cancelStart()
+		for _, started := range []chan struct{}{r.started, r.interp.done} {
+			select {
+			case <-started:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
 	r.mu.Lock()
 	r.closed = true
 	r.idle = nil
@@ -476,6 +638,9 @@ func (r *Runner) close(ctx context.Context) error {
 	if r.rt != nil {
 		err = r.rt.Close(ctx)
 	}
+	r.mu.Lock()
+	r.retireInterp() // no instance lives: it closes
+	r.mu.Unlock()
 	r.closeRoots()
 	return err
 }

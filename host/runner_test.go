@@ -301,3 +301,73 @@ func TestConfigErrors(t *testing.T) {
 		t.Error("With changed the Config it was called on")
 	}
 }
+
+// TestLazyStart: a Runner that starts in the background (WithLazyStart)
+// answers its first calls as one started before, whether they come before
+// or after its module is compiled (each waits), or not at all when its
+// caller gave up; it closes cleanly while it starts.
+func TestLazyStart(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "package a\n// alpha\n", "b/c.txt": "alpha beta\n"})
+	ctx := context.Background()
+	cfg := host.NewConfig().WithRoot("/w", dir)
+	eager, err := host.NewRunner(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eager.Close(ctx)
+	want, err := eager.Grep(ctx, host.GrepArgs{Pattern: "alpha", OutputMode: protocol.ModeContent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		calls int
+		given bool // the first call's context ended before it
+		close bool // closed as soon as made
+	}{
+		{name: "calls at once", calls: 3},
+		{name: "a call given up", calls: 1, given: true},
+		{name: "closed while it starts", close: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := host.NewRunner(ctx, cfg.WithLazyStart(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.close {
+				if err := r.Close(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := r.Grep(ctx, host.GrepArgs{Pattern: "alpha"}); err == nil {
+					t.Fatal("a call on a closed Runner answered")
+				}
+				return
+			}
+			defer r.Close(ctx)
+			if tc.given {
+				cancelled, cancel := context.WithCancel(ctx)
+				cancel()
+				if res, err := r.Grep(cancelled, host.GrepArgs{Pattern: "alpha"}); err == nil {
+					t.Fatalf("a call whose caller gave up answered: %+v", res.Done)
+				}
+			}
+			var wg sync.WaitGroup
+			got := make([]*host.Result, tc.calls)
+			errs := make([]error, tc.calls)
+			for i := range tc.calls {
+				wg.Go(func() {
+					got[i], errs[i] = r.Grep(ctx, host.GrepArgs{Pattern: "alpha", OutputMode: protocol.ModeContent})
+				})
+			}
+			wg.Wait()
+			for i := range tc.calls {
+				if errs[i] != nil {
+					t.Fatal(errs[i])
+				}
+				if !reflect.DeepEqual(got[i].Items, want.Items) || got[i].Done.Stats != want.Done.Stats {
+					t.Fatalf("call %d: %+v, %+v; want %+v, %+v", i, got[i].Items, got[i].Done, want.Items, want.Done)
+				}
+			}
+		})
+	}
+}

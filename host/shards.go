@@ -62,7 +62,11 @@ func (r *Runner) run(ctx context.Context, req *protocol.Request, line []byte, id
 	if req != nil && r.indexFor(req) {
 		indexed = r.takeIndexed()
 	}
-	if indexed != nil {
+	if !r.compiledNow() {
+		// On the interpreter (WithLazyStart), a call runs whole on one
+		// instance.
+		done, raw = r.exchange(ctx, line, id, deadline, moduleMS, onLine)
+	} else if indexed != nil {
 		if changes := r.changes(); len(changes) > 0 {
 			sent := *req
 			sent.Changes = changes

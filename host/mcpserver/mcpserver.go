@@ -68,7 +68,10 @@ type rootsKey struct{}
 const RootsURI = "rootbound://roots"
 
 // New makes a Runner from cfg (with the server's read guard and audit) and
-// the MCP server of its tools.
+// the MCP server of its tools. The Runner starts in the background
+// (host.Config.WithLazyStart): a client's initialize, its lists of tools
+// and resources, are answered while the module compiles, and its first
+// call waits for it.
 func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
 	if opts.RootsTimeout <= 0 {
 		opts.RootsTimeout = 2 * time.Second
@@ -77,7 +80,7 @@ func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
 		opts.ProgressEvery = 100 * time.Millisecond
 	}
 	s := &Server{opts: opts, roots: map[*mcp.ServerSession]*clientRoots{}}
-	cfg = cfg.WithReadGuard(s.guard)
+	cfg = cfg.WithReadGuard(s.guard).WithLazyStart(true)
 	if opts.Audit != nil {
 		cfg = cfg.WithAudit(opts.Audit)
 	}

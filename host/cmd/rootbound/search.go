@@ -122,7 +122,9 @@ func processEnv(stdin io.Reader, stdout io.Writer) (env, func()) {
 		stdin = nil
 	}
 	return env{ctx: ctx, tty: isTerminal(stdout), colors: colorsAllowed(), stdin: stdin, piped: stdin != nil, runner: func(ctx context.Context, _ string, cfg host.Config) (*host.Runner, func(), error) {
-		r, err := host.NewRunner(ctx, cfg)
+		// Started in the background: on a fresh install the call runs on
+		// the interpreter while the module compiles.
+		r, err := host.NewRunner(ctx, cfg.WithLazyStart(true))
 		if err != nil {
 			return nil, nil, err
 		}
