@@ -110,9 +110,14 @@ type Config interface {
 	// WithLazyStart makes NewRunner return as soon as the configuration
 	// is checked and the roots are open: the module is compiled (1–3 s
 	// without the compilation cache) and the first instances started in
-	// the background, and a call waits for them, within its deadline. A
-	// compile that fails fails every call with its error. A server that
-	// must answer its client at once (an MCP initialize) starts so.
+	// the background, and a call waits for them, within its deadline.
+	// When the compilation cache does not hold the module yet, wazero's
+	// interpreter answers calls meanwhile (ready in about 0.2 s), and a
+	// call on it moves to a compiled instance once the module is compiled
+	// (no line sent twice). A compile that fails fails every call with its
+	// error; Close waits for a compile under way, which fills the cache. A
+	// server that must answer its client at once (an MCP initialize), or a
+	// program's first call, starts so.
 	WithLazyStart(on bool) Config
 	// WithIndexCacheLimit bounds what WithIndexCache's directory holds:
 	// once a Runner has saved its roots' indexes, the files of the roots

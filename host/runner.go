@@ -117,7 +117,9 @@ type interpreter struct {
 }
 
 // NewRunner validates cfg, compiles the module (from the compilation cache
-// when it can) and starts one warm instance.
+// when it can) and starts its warm instances; with WithLazyStart it
+// returns once cfg is checked and the roots open, and does the rest in the
+// background.
 func NewRunner(ctx context.Context, cfg Config) (*Runner, error) {
 	c, ok := cfg.(*config)
 	if !ok {
