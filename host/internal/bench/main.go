@@ -270,6 +270,9 @@ func run() error {
 		verdict = "missed"
 	}
 	fmt.Printf("\n| CLI: time to the first line of grep -n return on the go tree | rootbound %s | rg %s | goal ≤ 150 ms (%s) |\n", ms(first), ms(rgFirst), verdict)
+	if err := buildingTable(ctx, keep, trees, split); err != nil {
+		return err
+	}
 	if err := startTable(keep, cli, tmp, trees); err != nil {
 		return err
 	}
