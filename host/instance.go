@@ -34,7 +34,7 @@ type instance struct {
 	memory    uint64        // its memory cap
 	// interp: it runs on wazero's interpreter, until the module is
 	// compiled (WithLazyStart): it serves one call, which moves to a
-	// compiled instance if it has sent nothing when the compile ends.
+	// compiled instance when the compile ends (exchangeOn).
 	interp bool
 }
 
