@@ -112,7 +112,8 @@ type Config interface {
 	// without the compilation cache) and the first instances started in
 	// the background, and a call waits for them, within its deadline.
 	// When the compilation cache does not hold the module yet, wazero's
-	// interpreter answers calls meanwhile (ready in about 0.2 s), and a
+	// interpreter answers calls meanwhile (a first call on a small tree
+	// within half a second: `make bench -run start`), and a
 	// call on it moves to a compiled instance once the module is compiled
 	// (no line sent twice). A compile that fails fails every call with its
 	// error; Close waits for a compile under way, which fills the cache. A

@@ -105,8 +105,8 @@ type Runner struct {
 
 // interpreter is wazero's interpreter with the module, while the module
 // compiles (WithLazyStart): the compiler takes 1–3 s on a fresh install,
-// the interpreter about 0.2 s, and a first call on a small tree then
-// answers within half a second (RATIONALE.md, "Why does a Runner start on
+// the interpreter a fraction of that, and a first call on a small tree
+// then answers within half a second (RATIONALE.md, "Why does a Runner start on
 // the interpreter?"). It is closed once the module is compiled and no
 // instance of it lives.
 type interpreter struct {
@@ -426,7 +426,8 @@ func cached(dir string) bool {
 
 // compiledMark is the file a Runner leaves in its compilation cache once
 // the module compiled there: while it is there, the module is taken to be
-// in the cache (a load of 60 ms), and no Runner starts on the interpreter.
+// in the cache (a load, not a compile), and no Runner starts on the
+// interpreter.
 // It is a hint, never trusted for more: a cache emptied under it costs a
 // first call the compile.
 func compiledMark(dir string) string {

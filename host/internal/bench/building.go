@@ -14,8 +14,9 @@ import (
 // build alone (a Runner without its cache, from the files), beside one
 // scan (the grep below without an index, before any build); then, while
 // a second such Runner builds, the same grep on it, 20 times back to back
-// (or until its index is ready), beside the scan. Runners split a grep over two
-// instances.
+// (or until its index is ready), beside the scan. Runners split a grep
+// over two instances. (indexTable measures the build too, on one
+// instance, against issue 32's goal.)
 func buildingTable(ctx context.Context, keep *regexp.Regexp, trees map[string]string, without map[string]*host.Runner) error {
 	if !keep.MatchString("building") {
 		return nil
@@ -24,12 +25,6 @@ func buildingTable(ctx context.Context, keep *regexp.Regexp, trees map[string]st
 	fmt.Println()
 	fmt.Println("| grep | tree | one scan | the build alone | ÷ one scan | goal ≤ 6× | while it builds | ÷ one scan | goal ≤ 1.2× | calls |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
-	verdict := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "missed"
-	}
 	for _, c := range []struct {
 		tree string
 		args protocol.GrepArgs
@@ -53,9 +48,7 @@ func buildingTable(ctx context.Context, keep *regexp.Regexp, trees map[string]st
 		}
 		built := time.Since(start)
 		r.Close(ctx)
-		r, err = host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", trees[c.tree]).WithTimeout(time.Minute).WithBudget(0, 0).
-			WithMaxResultBytes(1<<30).WithParallelism(2).WithIndex(true, 0))
-		if err != nil {
+		if r, err = host.NewRunner(ctx, indexConfig(trees, c.tree, 2)); err != nil {
 			return err
 		}
 		// Up to 20 calls, back to back: the build waits while a call runs

@@ -40,9 +40,10 @@ type indexBench struct {
 
 // indexPkg and matchPkg are the packages whose benchmarks the tables run.
 const (
-	indexPkg = "./internal/index"
-	matchPkg = "./internal/match"
-	walkPkg  = "./internal/walk"
+	indexPkg  = "./internal/index"
+	matchPkg  = "./internal/match"
+	walkPkg   = "./internal/walk"
+	ignorePkg = "./internal/ignore"
 )
 
 func newIndexBench(ctx context.Context, tmp, goroot string) (*indexBench, error) {

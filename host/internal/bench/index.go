@@ -106,12 +106,19 @@ func indexTable(ctx context.Context, keep *regexp.Regexp, trees map[string]strin
 	return nil
 }
 
+// indexConfig is the configuration of a Runner on tree that builds its
+// index (from the files: no index cache), splitting a call over
+// parallelism instances.
+func indexConfig(trees map[string]string, tree string, parallelism int) host.Config {
+	return host.NewConfig().WithRoot("/tree", trees[tree]).WithTimeout(time.Minute).WithBudget(0, 0).
+		WithMaxResultBytes(1<<30).WithParallelism(parallelism).WithIndex(true, 0)
+}
+
 // indexedRunner is a Runner on tree with its index built (the caller
 // closes it), splitting a call over parallelism instances.
 func indexedRunner(ctx context.Context, trees map[string]string, tree string, parallelism int) (*host.Runner, error) {
 	start := time.Now()
-	r, err := host.NewRunner(ctx, host.NewConfig().WithRoot("/tree", trees[tree]).WithTimeout(time.Minute).WithBudget(0, 0).
-		WithMaxResultBytes(1<<30).WithParallelism(parallelism).WithIndex(true, 0))
+	r, err := host.NewRunner(ctx, indexConfig(trees, tree, parallelism))
 	if err != nil {
 		return nil, err
 	}

@@ -339,6 +339,14 @@ func median(f func() error) timing {
 	return timing{d: mid(ds)}
 }
 
+// verdict words whether a row met its goal.
+func verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "missed"
+}
+
 func ms(t timing) string {
 	if t.err != nil {
 		return "error: " + t.err.Error()
