@@ -44,11 +44,30 @@ type lists struct {
 	live builder    // the documents added since the last Freeze
 }
 
-func (l *lists) postings(dst []Doc, k uint32) []Doc {
+// postings appends key k's documents, in order, to dst. The lists of a
+// decoded index were not checked when it was read (Decode): each is
+// checked here, as it is read, and one that is not documents in order
+// below docs, each segment's after the one's before it, stands for every
+// document, so a list a file spoiled can cost a read, never a match.
+func (l *lists) postings(dst []Doc, k uint32, docs Doc) []Doc {
+	start, ok := len(dst), true
 	for _, s := range l.segs {
-		dst = s.postings(dst, k)
+		n := len(dst)
+		if dst, ok = s.postings(dst, k); !ok || n > start && len(dst) > n && dst[n] <= dst[n-1] {
+			ok = false
+			break
+		}
 	}
-	return l.live.postings(dst, k)
+	if ok {
+		dst = l.live.postings(dst, k)
+	}
+	if !ok || len(dst) > start && dst[len(dst)-1] >= docs {
+		dst = dst[:start]
+		for d := range docs {
+			dst = append(dst, d)
+		}
+	}
+	return dst
 }
 
 func (l *lists) freeze() {
@@ -126,7 +145,7 @@ func (ix *Index) Bytes() int {
 }
 
 // postings appends the documents trigram t occurs in, in order, to dst.
-func (ix *Index) postings(dst []Doc, t uint32) []Doc { return ix.tris.postings(dst, t) }
+func (ix *Index) postings(dst []Doc, t uint32) []Doc { return ix.tris.postings(dst, t, ix.docs) }
 
 // A builder keeps the posting lists of the documents added since the
 // last Freeze, each growing in place: a key's (a trigram's) list is found
@@ -228,7 +247,8 @@ func (b *builder) postings(dst []Doc, t uint32) []Doc {
 	if p == nil || p[t&255] == 0 {
 		return dst
 	}
-	return decode(dst, b.lists[p[t&255]-1].b)
+	dst, _ = decode(dst, b.lists[p[t&255]-1].b)
+	return dst
 }
 
 // bytes is about the builder's memory: its pages, its lists (their bytes
@@ -270,29 +290,37 @@ type segment struct {
 	data []byte
 }
 
-func (s *segment) postings(dst []Doc, t uint32) []Doc {
+// postings appends trigram t's documents to dst, and reports whether its
+// list is documents in order (decode).
+func (s *segment) postings(dst []Doc, t uint32) ([]Doc, bool) {
 	i, ok := slices.BinarySearch(s.tris, t)
 	if !ok {
-		return dst
+		return dst, true
 	}
 	return decode(dst, s.data[s.offs[i]:s.offs[i+1]])
 }
 
 func (s *segment) bytes() int { return len(s.tris)*8 + len(s.data) }
 
-// decode appends the documents of a list of varint gaps to dst.
-func decode(dst []Doc, b []byte) []Doc {
-	var d Doc
-	first := true
-	for len(b) > 0 {
-		gap, n := binary.Uvarint(b)
-		b = b[n:]
-		if first {
-			d, first = Doc(gap), false
-		} else {
-			d += Doc(gap)
-		}
-		dst = append(dst, d)
+// decode appends the documents of a list of varint gaps to dst, and
+// reports whether the list is what a builder writes: not empty, each gap
+// a varint, the documents in order below 1<<32. What it appended of a list
+// that is not is to be dropped.
+func decode(dst []Doc, b []byte) ([]Doc, bool) {
+	if len(b) == 0 {
+		return dst, false
 	}
-	return dst
+	var d uint64
+	for first := true; len(b) > 0; first = false {
+		gap, n := binary.Uvarint(b)
+		if n <= 0 || !first && gap == 0 {
+			return dst, false
+		}
+		b = b[n:]
+		if d += gap; d > 1<<32-1 {
+			return dst, false
+		}
+		dst = append(dst, Doc(d))
+	}
+	return dst, true
 }

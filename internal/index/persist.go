@@ -26,10 +26,12 @@ import (
 //	    trigrams)
 //	a CRC-32C of everything before it (u32)
 //
-// All little-endian. Decode checks every list as well as the sum: each a
-// run of varint gaps, its documents in order, below the documents added,
-// each segment's after the one's before it; every identifier distinct, of
-// minWord to maxWord identifier bytes, every key below their count.
+// All little-endian. Decode checks the sum, and every key: in order, below
+// 1<<24 or the identifiers' count, each list at least a byte; every
+// identifier distinct, of minWord to maxWord identifier bytes. A list is
+// checked when read (a run of varint gaps, its documents in order, below
+// the documents added, each segment's after the one's before it): a load
+// reads the keys, not the lists.
 const (
 	magic   = "rbix"
 	version = 2
@@ -93,8 +95,10 @@ func appendLists(dst []byte, l *lists) []byte {
 	return dst
 }
 
-// Decode returns the index b encodes. The index holds its own copy of
-// what it needs (b may be reused).
+// Decode returns the index b encodes. Its lists are b's bytes, not a copy
+// (b is not to be changed after), and each is checked when a query first
+// reads it, not here: a list that is not documents in order below the
+// count stands for every document (lists.postings).
 func Decode(b []byte) (*Index, error) {
 	if len(b) < len(magic)+4+4 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrCorrupt, len(b))
@@ -132,13 +136,13 @@ func Decode(b []byte) (*Index, error) {
 		ix.nDead += bits.OnesCount64(w)
 	}
 	var err error
-	if ix.tris.segs, err = r.lists(ix.docs, 1<<24); err != nil {
+	if ix.tris.segs, err = r.lists(1 << 24); err != nil {
 		return nil, err
 	}
 	if ix.words, err = r.vocabulary(); err != nil {
 		return nil, err
 	}
-	if ix.words.lists.segs, err = r.lists(ix.docs, uint32(max(len(ix.words.offs)-1, 0))); err != nil {
+	if ix.words.lists.segs, err = r.lists(uint32(max(len(ix.words.offs)-1, 0))); err != nil {
 		return nil, err
 	}
 	if !ix.words.keeps() && len(ix.words.lists.segs) > 0 {
@@ -188,15 +192,14 @@ func (r *reader) u64() uint64 {
 }
 
 // lists reads the segments of lists whose keys are below keys.
-func (r *reader) lists(docs Doc, keys uint32) ([]*segment, error) {
+func (r *reader) lists(keys uint32) ([]*segment, error) {
 	var segs []*segment
 	nsegs := r.u32()
-	next := Doc(0) // the least document the next segment may hold
 	for range nsegs {
 		if r.err != nil {
 			break
 		}
-		s, err := r.segment(docs, keys, &next)
+		s, err := r.segment(keys)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +209,9 @@ func (r *reader) lists(docs Doc, keys uint32) ([]*segment, error) {
 }
 
 // vocabulary reads the identifiers, and finds their keys again; a count
-// of 0 is a vocabulary that keeps none.
+// of 0 is a vocabulary that keeps none. Its names, offsets and table are
+// made once at their sizes (a first pass checks and measures the names):
+// grown name by name, as a build grows them, they were most of a load.
 func (r *reader) vocabulary() (vocabulary, error) {
 	n := r.u32()
 	if r.err != nil || n == 0 {
@@ -216,30 +221,38 @@ func (r *reader) vocabulary() (vocabulary, error) {
 	if n > maxNames || uint64(n-1)*(minWord+1) > uint64(len(r.b)) {
 		return vocabulary{}, fmt.Errorf("%w: %d identifiers", ErrCorrupt, n)
 	}
-	v := newVocabulary()
+	size, rest := 1, r.b // names' bytes, '\n's included
 	for range n - 1 {
-		l := r.bytes(1)
-		if l == nil {
-			return vocabulary{}, r.err
+		if len(rest) == 0 || int(rest[0]) >= len(rest) {
+			return vocabulary{}, fmt.Errorf("%w: cut short", ErrCorrupt)
 		}
-		w := r.bytes(int(l[0]))
-		if r.err != nil {
-			return vocabulary{}, r.err
-		}
+		w := rest[1 : 1+int(rest[0])]
 		if len(w) < minWord || len(w) > maxWord || slices.ContainsFunc(w, func(c byte) bool { return !wordByte[c] }) {
 			return vocabulary{}, fmt.Errorf("%w: %q is not an identifier", ErrCorrupt, w)
 		}
-		if n := len(v.offs); v.key(w, hashName(w)) != uint32(n-1) || len(v.offs) == n {
+		size += len(w) + 1
+		rest = rest[1+len(w):]
+	}
+	table := 1 << 10
+	for table < 2*int(n) {
+		table *= 2
+	}
+	v := vocabulary{names: make([]byte, 1, size), offs: make([]uint32, 2, n+1), table: make([]uint32, table)}
+	v.names[0], v.offs[1] = '\n', 1
+	for range n - 1 {
+		w := r.bytes(int(r.bytes(1)[0]))
+		if k := uint32(len(v.offs) - 1); v.key(w, hashName(w)) != k || len(v.offs) == int(k+1) {
 			return vocabulary{}, fmt.Errorf("%w: %q twice", ErrCorrupt, w)
 		}
 	}
 	return v, nil
 }
 
-// segment reads a segment and checks it: its keys (trigrams) in order and
-// below keys, its lists where the offsets say, each list's documents in
-// order, from *next on and below docs; *next moves past its last document.
-func (r *reader) segment(docs Doc, keys uint32, next *Doc) (*segment, error) {
+// segment reads a segment and checks its keys (trigrams): in order, below
+// keys, their lists where the offsets say, within the bytes. The lists
+// are not read here: each is checked when a query reads it
+// (lists.postings), so a load costs the keys, not the lists.
+func (r *reader) segment(keys uint32) (*segment, error) {
 	n := r.u32()
 	// Each trigram takes 8 bytes at least (itself and its offset): a count
 	// the bytes cannot hold is refused before anything is allocated.
@@ -255,41 +268,10 @@ func (r *reader) segment(docs Doc, keys uint32, next *Doc) (*segment, error) {
 	}
 	for i := range s.offs {
 		s.offs[i] = r.u32()
-		if i == 0 && s.offs[0] != 0 || i > 0 && s.offs[i] < s.offs[i-1] {
+		if i == 0 && s.offs[0] != 0 || i > 0 && s.offs[i] <= s.offs[i-1] {
 			return nil, fmt.Errorf("%w: lists out of order", ErrCorrupt)
 		}
 	}
-	data := r.bytes(int(s.offs[n]))
-	if r.err != nil {
-		return nil, r.err
-	}
-	s.data = append([]byte(nil), data...)
-	last, some := Doc(0), false
-	for i := range s.tris {
-		list := s.data[s.offs[i]:s.offs[i+1]]
-		if len(list) == 0 {
-			return nil, fmt.Errorf("%w: an empty list", ErrCorrupt)
-		}
-		var d Doc
-		for j := 0; len(list) > 0; j++ {
-			gap, k := binary.Uvarint(list)
-			if k <= 0 || gap >= uint64(docs) || j > 0 && gap == 0 {
-				return nil, fmt.Errorf("%w: a list that is not documents in order", ErrCorrupt)
-			}
-			list = list[k:]
-			if j == 0 {
-				d = Doc(gap)
-			} else if d += Doc(gap); d < Doc(gap) || d >= docs {
-				return nil, fmt.Errorf("%w: a document past the last", ErrCorrupt)
-			}
-			if j == 0 && d < *next {
-				return nil, fmt.Errorf("%w: segments out of order", ErrCorrupt)
-			}
-			last, some = max(last, d), true
-		}
-	}
-	if some {
-		*next = last + 1
-	}
-	return s, nil
+	s.data = r.bytes(int(s.offs[n]))
+	return s, r.err
 }

@@ -182,7 +182,7 @@ func (ix *Index) wordDocs(q *Query) (docs []Doc, all bool) {
 	if !v.keeps() || len(q.run) < minWord {
 		return nil, true
 	}
-	docs = v.lists.postings(nil, longWord)
+	docs = v.lists.postings(nil, longWord, ix.docs)
 	if len(q.run) > maxWord {
 		return docs, false
 	}
@@ -191,7 +191,7 @@ func (ix *Index) wordDocs(q *Query) (docs []Doc, all bool) {
 		if n++; n > maxRunNames {
 			return nil, true
 		}
-		docs = v.lists.postings(docs, k)
+		docs = v.lists.postings(docs, k, ix.docs)
 	}
 	slices.Sort(docs)
 	return slices.Compact(docs), false

@@ -273,6 +273,9 @@ func run() error {
 	if err := buildingTable(ctx, keep, trees, split); err != nil {
 		return err
 	}
+	if err := restartTable(ctx, keep, tmp, trees); err != nil {
+		return err
+	}
 	if err := startTable(keep, cli, tmp, trees); err != nil {
 		return err
 	}
