@@ -148,10 +148,26 @@ const octal = (b) => '\\' + b.toString(8).padStart(3, '0');
  * character that could break its line or reorder it, a double quote or a
  * backslash; then double-quoted as git's core.quotePath quotes a name.
  */
+/**
+ * pipedLinePath prints a path before a line's text or a count, to a pipe
+ * (escape.PipedLine): as pipedPath, and quoted too when it holds a colon,
+ * which would end the path early for a reader of "path:N:text".
+ */
+export function pipedLinePath(p) {
+  const buf = asBuffer(p);
+  return buf.includes(0x3a) ? quoteGit(buf) : pipedPath(buf);
+}
+
 export function pipedPath(p) {
   const buf = asBuffer(p);
   const rs = [...runes(buf)];
   if (!rs.some((r) => r.bad === undefined && (breaksLine(r.cp) || r.cp === 0x22 || r.cp === 0x5c))) return buf;
+  return quoteGit(buf);
+}
+
+/** quoteGit double-quotes a name as git's core.quotePath quotes it (pipedPath). */
+function quoteGit(buf) {
+  const rs = [...runes(buf)];
   let out = '"';
   for (const r of rs) {
     if (r.bad !== undefined) out += octal(r.bad);

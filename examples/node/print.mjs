@@ -2,7 +2,7 @@
 // by the same rules as the Go printer (host/internal/printer), which a test
 // holds this to on the conformance corpus (node_test.go, TestPrinterAgrees).
 
-import { quotePath, shownPath, escapeLine, pipedPath } from './escape.mjs';
+import { quotePath, shownPath, escapeLine, pipedPath, pipedLinePath } from './escape.mjs';
 
 // data is a protocol data value: a string, or a Buffer of raw bytes.
 export function data(d) {
@@ -46,6 +46,15 @@ export function item(prefix, it, style = { filename: true, lineNumbers: true }) 
     return `${String(it.line_number).padStart(6)}\t${it.text ? escapeLine(data(it.text)) : '[Omitted long line]'}\n`;
   }
   const own = prefix && it.path?.text === './'; // stat of the directory PATH names
+  if (style.names === 'piped' && !it.kind && (it.line_number || it.count)) {
+    // A line or a count to a pipe: the name's bytes (a Buffer), as the Go printer's PipedLine.
+    const p = pipedLinePath(joined(prefix, it.path));
+    if (it.count && !it.line_number) return Buffer.concat([style.filename ? Buffer.concat([p, Buffer.from(':')]) : Buffer.alloc(0), Buffer.from(`${it.count}\n`)]);
+    const sep = it.context ? '-' : ':';
+    const text = it.text ? preview(data(it.text), it, style.grep) : it.context ? '[Omitted long context line]' : '[Omitted long matching line]';
+    const lead = Buffer.concat([style.filename ? Buffer.concat([p, Buffer.from(sep)]) : Buffer.alloc(0), Buffer.from(style.lineNumbers ? it.line_number + sep : '')]);
+    return Buffer.concat([Buffer.from(it.break ? '--\n' : ''), lead, Buffer.from(`${text}\n`)]);
+  }
   const p = name(own ? prefix : joined(prefix, it.path), style.names === 'piped' ? 'model' : style.names);
   if (it.kind === 'file') {
     const bytes = it.size === 1 ? '1 byte' : `${it.size ?? 0} bytes`;

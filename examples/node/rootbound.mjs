@@ -170,11 +170,10 @@ async function search(tool, argv) {
   if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [PATH]');
   req.pattern = pos[0];
-  // Names as the Go command prints them (its names()): a list of paths to a
-  // pipe is a program's, their bytes quoted only when one could break its
-  // line; a terminal shows them as rg and fd do.
-  const pathsOnly = tool === 'glob' || ['files_with_matches', 'files_without_match'].includes(req.output_mode ?? 'files_with_matches');
-  style.names = !tty && pathsOnly ? 'piped' : tty ? 'shown' : 'model';
+  // Names as the Go command prints them (its names()): output to a pipe is
+  // a program's, names' bytes quoted only when one could break its line (or,
+  // before a line's text, holds a colon); a terminal shows them as rg and fd do.
+  style.names = tty ? 'shown' : 'piped';
   // As fd: a glob pattern without an upper-case letter ignores case, unless -s.
   if (tool === 'glob' && !caseSensitive && !/\p{Lu}/u.test(req.pattern)) req.case_insensitive = true;
   const { root, file, prefix } = target(pos[1] ?? '.', pos.length === 2);
@@ -214,7 +213,8 @@ async function search(tool, argv) {
 async function readList(tool, argv) {
   const req = { ...FLAGS[tool].defaults };
   const { pos, timeoutMs } = parseFlags(tool, argv, req);
-  if (pos.length > 1 || (tool === 'read' && pos.length === 0)) usage(tool === 'read' ? 'read: want PATH' : `${tool}: want at most one PATH`);
+  const needsPath = tool === 'read' || tool === 'stat';
+  if (pos.length > 1 || (needsPath && pos.length === 0)) usage(needsPath ? `${tool}: want one PATH` : `${tool}: want at most one PATH`);
   let arg = pos[0] ?? '.';
   let want = req.limit ?? 0;
   // PATH:A line A, PATH:A-B lines A to B, PATH:A- A to the end (the Go
@@ -232,6 +232,8 @@ async function readList(tool, argv) {
   const { root, file, prefix } = target(arg, pos.length > 0);
   if (file !== undefined) {
     req.path = file;
+  } else if (tool === 'stat') {
+    req.path = '.'; // a directory is the root: stat asks for the root itself
   } else if (tool === 'read') {
     process.stderr.write(`rootbound read: ${arg} is a directory: rootbound list ${arg} lists it\n`);
     process.exit(2);

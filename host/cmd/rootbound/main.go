@@ -34,10 +34,12 @@ import (
 )
 
 func main() {
-	if code, ok := viaServer(os.Args[1:], os.Stdout, os.Stderr); ok {
+	ignoreSIGPIPE()
+	out := stdout{os.Stdout}
+	if code, ok := viaServer(os.Args[1:], out, os.Stderr); ok {
 		os.Exit(code)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, out, os.Stderr))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

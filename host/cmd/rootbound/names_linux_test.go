@@ -191,8 +191,8 @@ func TestNamesFor(t *testing.T) {
 			want: "2024-01-15-x.md\na:b.txt\n\"esc\\033[31m.txt\"\n"},
 		{name: "glob -0 to a pipe: bytes", args: []string{"glob", "-0", "*"},
 			want: "./2024-01-15-x.md\x00./a:b.txt\x00./esc\x1b[31m.txt\x00"},
-		{name: "grep lines to a pipe: never a forged result", args: []string{"grep", "needle"},
-			want: "\"2024-01-15-x.md\":needle\n\"a:b.txt\":needle\n\"esc\\x1b[31m.txt\":needle\n"},
+		{name: "grep lines to a pipe: bytes as rg prints them, quoted as git quotes when one breaks a line or holds a colon", args: []string{"grep", "needle"},
+			want: "2024-01-15-x.md:needle\n\"a:b.txt\":needle\n\"esc\\033[31m.txt\":needle\n"},
 		{name: "grep -0 lines to a pipe: bytes", args: []string{"grep", "-0", "needle"},
 			want: "2024-01-15-x.md\x00needle\na:b.txt\x00needle\nesc\x1b[31m.txt\x00needle\n"},
 	}
@@ -272,4 +272,49 @@ func TestGrepStdin(t *testing.T) {
 			t.Errorf("with a PATH: ok %v exit %d %q %q", ok, code, out.String(), errb.String())
 		}
 	})
+}
+
+// TestLinesReachLikeRipgrep: `grep -n | cut -d: -f1` hands a reader every
+// file rg's output hands it, but for a name with a control character, a
+// double quote or a backslash, which is quoted as git quotes it (a name
+// can never make a line of its own): rg is the oracle of what reaches.
+func TestLinesReachLikeRipgrep(t *testing.T) {
+	rg := needTool(t, "rg")
+	dir := t.TempDir()
+	for _, n := range []string{"plain.txt", "with space.txt", "é.txt", "漢字.txt", "2024-01-15-x.md", "a:b.txt", "quote'.txt",
+		`dq".txt`, `back\slash.txt`, "-dash.txt", "x-12-y.txt", "tab\tx.txt", "[br].txt", "a-1-b:2:c.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("needle\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reached := func(out string) map[string]bool {
+		got := map[string]bool{}
+		for line := range strings.Lines(out) {
+			name, _, _ := strings.Cut(line, ":")
+			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+				got[name] = true
+			}
+		}
+		return got
+	}
+	cwd, _ := os.Getwd()
+	defer os.Chdir(cwd)
+	os.Chdir(dir)
+	var out bytes.Buffer
+	if code := run([]string{"grep", "-n", "needle"}, nil, &out, io.Discard); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	ref, err := exec.Command(rg, "-n", "needle").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, theirs := reached(out.String()), reached(string(ref))
+	for name := range theirs {
+		if !ours[name] && !strings.ContainsAny(name, "\"\\\t") {
+			t.Errorf("rg's output reaches %q, ours does not:\n%s", name, out.String())
+		}
+	}
+	if len(ours) < 9 {
+		t.Errorf("%d names reached (rg %d):\n%s", len(ours), len(theirs), out.String())
+	}
 }

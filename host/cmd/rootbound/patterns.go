@@ -117,3 +117,64 @@ func groupsRegexp(a host.GrepArgs) (*regexp.Regexp, error) {
 	}
 	return regexp.Compile("(?m)" + expr)
 }
+
+// regexGlob reads a glob that found nothing as fd's regular expression,
+// which it may have been written as (`^zip.*\.go$`): isRegex when it shows
+// a sign no glob would (an anchor, an escaped character, ".+", a group or
+// an alternation), and then, when a glob can say what the expression
+// matches in a name (anchors, ".", ".*", ".+", classes, escaped and plain
+// characters), that glob: fd's expression matches a part of a name, so an
+// end without its anchor becomes "*".
+func regexGlob(p string) (glob string, isRegex, ok bool) {
+	isRegex = strings.HasPrefix(p, "^") || strings.HasSuffix(p, "$") && !strings.HasSuffix(p, `\$`) ||
+		strings.Contains(p, ".+") || strings.ContainsAny(p, "()|+") || regexp.MustCompile(`\\[.\w$^+()|]`).MatchString(p)
+	if !isRegex {
+		return "", false, false
+	}
+	var b strings.Builder
+	rest, anchored := strings.CutPrefix(p, "^")
+	if !anchored {
+		b.WriteByte('*')
+	}
+	rest, ends := strings.CutSuffix(rest, "$")
+	if ends && strings.HasSuffix(rest, `\`) { // "\$": a dollar sign, not an anchor
+		rest, ends = rest+"$", false
+	}
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case strings.HasPrefix(rest[i:], ".*"):
+			b.WriteByte('*')
+			i++
+		case strings.HasPrefix(rest[i:], ".+"):
+			b.WriteString("?*")
+			i++
+		case c == '.':
+			b.WriteByte('?')
+		case c == '\\' && i+1 < len(rest) && strings.IndexByte(`.\$^+*?()[]{}|/-`, rest[i+1]) >= 0:
+			b.WriteString(globQuote.Replace(rest[i+1 : i+2]))
+			i++
+		case c == '[':
+			end := strings.IndexByte(rest[i+1:], ']')
+			if end < 0 {
+				return "", true, false
+			}
+			class := rest[i+1 : i+1+end]
+			if strings.ContainsAny(class, `\[`) {
+				return "", true, false
+			}
+			if neg, ok := strings.CutPrefix(class, "^"); ok {
+				class = "!" + neg
+			}
+			b.WriteString("[" + class + "]")
+			i += end + 1
+		case strings.IndexByte(`\$^+*?(){}|`, c) >= 0:
+			return "", true, false // a glob cannot say it
+		default:
+			b.WriteString(globQuote.Replace(rest[i : i+1]))
+		}
+	}
+	if !ends {
+		b.WriteByte('*')
+	}
+	return b.String(), true, true
+}

@@ -141,7 +141,7 @@ func (c countWriter) Write(p []byte) (int, error) {
 // isTerminal reports whether w is a terminal, where rg and fd print
 // headings, line numbers and colours by default.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr }) // an *os.File, or stdout
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

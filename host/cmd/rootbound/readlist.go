@@ -93,8 +93,11 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return 2
 	}
-	if target.file != "" {
+	switch {
+	case target.file != "":
 		call["path"] = target.file
+	case needsPath: // a directory is the root: stat asks for the root itself
+		call["path"] = "."
 	}
 	if first > 0 {
 		call["offset"] = first
@@ -120,7 +123,13 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: c.maxSize}}
 		return serveJSON(ctx, r, req, target.prefix, stdout, stderr)
 	}
-	out := newOutput(stdout, printer.Style{Filename: true, Numbered: read, Names: names(e.tty, false, false)})
+	// A listing's names end in remarks ("(12 bytes)"): to a pipe, each is
+	// printed so that it can never pass for another entry (escape.Path).
+	shown := printer.NamesModel
+	if e.tty {
+		shown = printer.NamesShown
+	}
+	out := newOutput(stdout, printer.Style{Filename: true, Numbered: read, Names: shown})
 	out.lines.Prefix = target.prefix
 	var res *host.Result
 	if read {

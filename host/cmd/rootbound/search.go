@@ -221,29 +221,11 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if code, ok := c.readPatternFiles(e.cwd, stderr); !ok {
 		return code
 	}
-	pattern, paths, code, ok := c.positional(e, tool, fs.Args(), stderr)
+	pattern, paths, unopened, ok := c.positional(e, tool, fs.Args(), stderr)
 	if !ok {
-		return code
+		return unopened
 	}
 	defer closeTargets(paths)
-	for i, p := range paths {
-		if !p.stdin {
-			continue
-		}
-		if e.stdin == nil {
-			if e.piped {
-				return fallback
-			}
-			fmt.Fprintln(stderr, "rootbound grep: -: no standard input to search (it is a terminal)")
-			return 2
-		}
-		t, err := stdinTarget(e.stdin, c.maxSize)
-		if err != nil {
-			fmt.Fprintln(stderr, "rootbound:", err)
-			return 2
-		}
-		paths[i] = t
-	}
 	raw, err := vals.Args(pattern, "")
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
@@ -265,6 +247,26 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if max := glob.MaxResults + grep.MaxResults; max < 1 || max > protocol.MaxResultsCeiling {
 		fmt.Fprintf(stderr, "rootbound %s: --max-results %d, want 1 to %d (the default is everything)\n", tool, max, protocol.MaxResultsCeiling)
 		return 2
+	}
+	for i, p := range paths {
+		if !p.stdin {
+			continue
+		}
+		if e.stdin == nil {
+			if e.piped {
+				return fallback
+			}
+			fmt.Fprintln(stderr, "rootbound grep: -: no standard input to search (it is a terminal)")
+			return 2
+		}
+		// Streamed in pieces, except for a multiline pattern (which may
+		// span them) and --json (whose lines the module writes).
+		t, err := stdinTarget(e.stdin, c.maxSize, !grep.Multiline && !c.json)
+		if err != nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			return 2
+		}
+		paths[i] = t
 	}
 	if c.files {
 		// rg --files: what grep would search, listed, as a glob of every
@@ -303,16 +305,18 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	if c.vimgrep {
 		style.Filename, style.Color = true, false // as rg prints it
 	}
-	pathsOnly := tool == "glob" || c.files || grep.OutputMode == host.ModeFiles || grep.OutputMode == host.ModeFilesWithout
 	if tool == "glob" || c.files {
 		style = printer.Style{Filename: true, Null: c.null}
 	}
-	style.Names = names(tty, c.null, pathsOnly)
+	style.Names = names(tty, c.null)
 	out := newOutput(stdout, style)
 	out.quiet = c.quiet
 	out.rewrite = rw
 	var total runTotals
-	code = 1
+	code := 1
+	if unopened == 2 {
+		code = 2
+	}
 	for _, p := range paths {
 		glob.Path, grep.Path = p.file, p.file
 		out.lines.Prefix = p.prefix
@@ -352,6 +356,8 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 				each = c.entries.wrap(fsys, out.item)
 			}
 			res, _ = r.GlobEach(ctx, glob, each)
+		case p.stream != nil:
+			res = grepStream(ctx, r, p, grep, c.maxSize, out)
 		default:
 			res, _ = r.GrepEach(ctx, grep, out.item)
 		}
@@ -379,11 +385,20 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		c.printStats(stdout, out, total)
 	}
 	total.notices(stderr, out.found == 0 || c.stats, c.maxSize)
-	if tool == "glob" && out.found == 0 && !c.files && glob.Pattern != "" && !strings.ContainsAny(glob.Pattern, "*?[{\\/") {
+	if tool == "glob" && out.found == 0 && !c.files && glob.Pattern != "" {
 		// fd takes a regular expression that may match a part of a name;
 		// a glob without a wildcard is a whole name.
-		fmt.Fprintf(stderr, "rootbound glob: %s is a glob, and matches whole names only (fd's pattern is a regex that matches a part): %s finds the names that hold it\n",
-			escape.Path(glob.Pattern), escape.Path("*"+glob.Pattern+"*"))
+		switch g, isRegex, ok := regexGlob(glob.Pattern); {
+		case ok:
+			fmt.Fprintf(stderr, "rootbound glob: %s reads as a regular expression (fd's pattern), and is taken as a glob: %s finds what fd would find with it\n",
+				escape.Path(glob.Pattern), escape.Path(g))
+		case isRegex:
+			fmt.Fprintf(stderr, "rootbound glob: %s reads as a regular expression (fd's pattern), and is taken as a glob (* ? [a-z] {a,b} **), which cannot say all of it\n",
+				escape.Path(glob.Pattern))
+		case !strings.ContainsAny(glob.Pattern, "*?[{\\/"):
+			fmt.Fprintf(stderr, "rootbound glob: %s is a glob, and matches whole names only (fd's pattern is a regex that matches a part): %s finds the names that hold it\n",
+				escape.Path(glob.Pattern), escape.Path("*"+glob.Pattern+"*"))
+		}
 	}
 	return code
 }
@@ -408,6 +423,9 @@ type target struct {
 	file, prefix, absolute string
 	stdin                  bool   // standard input (no PATH and a piped stdin, or "-"), as rg searches it
 	close                  func() // what the target holds: dir (when this process opened it), a copy of stdin
+	// stream is standard input still to be read, searched a piece at a
+	// time (stdin.go); nil when the target is all there.
+	stream io.Reader
 }
 
 // openedPath is a PATH a client opened for its resident server: the
@@ -435,7 +453,8 @@ var errNotOpened = errors.New("a PATH the client did not open")
 
 // positional reads the arguments after the flags: the pattern, and the
 // PATHs (the current directory when none), opened. When !ok, code is the
-// exit status (2, or fallback).
+// exit status (2, or fallback); when ok, code is 2 if a PATH could not be
+// opened (it was said, and the others are to be searched), else 0.
 func (c *commandFlags) positional(e env, tool string, args []string, stderr io.Writer) (pattern string, paths []target, code int, ok bool) {
 	switch {
 	case tool == "grep" && c.files:
@@ -462,17 +481,20 @@ func (c *commandFlags) positional(e env, tool string, args []string, stderr io.W
 			continue
 		}
 		p, err := resolveTarget(e, a)
-		if err != nil {
+		if errors.Is(err, errNotOpened) {
 			closeTargets(paths)
-			if errors.Is(err, errNotOpened) {
-				return "", nil, fallback, false
-			}
+			return "", nil, fallback, false
+		}
+		if err != nil {
+			// As rg: said, and the other PATHs searched; the exit status
+			// is 2 whatever they find.
 			fmt.Fprintln(stderr, "rootbound:", err)
-			return "", nil, 2, false
+			code = 2
+			continue
 		}
 		paths = append(paths, p)
 	}
-	return pattern, paths, 0, true
+	return pattern, paths, code, len(paths) > 0
 }
 
 // resolveTarget opens a PATH argument ("" for none: the working
@@ -798,22 +820,19 @@ func prefixed(line []byte, prefix string) []byte {
 }
 
 // names is for whom names are printed: a program that asks for their
-// bytes gets them (-0); a list of paths to a pipe gets each path's bytes
-// unless one could break its line, quoted then as git quotes (xargs and
-// while-read loops take them, and a name can never make a line of its
-// own); a person at a terminal sees them as rg and fd show them; anything
-// else, which is what an agent reads when it runs the command, prints a
-// name so that it can never pass for a result or a notice.
-func names(tty, null, pathsOnly bool) printer.Names {
+// bytes gets them (-0); output to a pipe gets each path's bytes unless one
+// could break its line (or, before a line's text, holds a colon), quoted
+// then as git quotes: xargs, cut and while-read loops take them as they
+// take rg's, and a name can never make a line of its own; a person at a
+// terminal sees them as rg and fd show them.
+func names(tty, null bool) printer.Names {
 	switch {
 	case null:
 		return printer.NamesExact
-	case pathsOnly && !tty:
-		return printer.NamesPiped
 	case tty:
 		return printer.NamesShown
 	}
-	return printer.NamesModel
+	return printer.NamesPiped
 }
 
 // searchable reports whether r is a standard input rg would search: a pipe
@@ -826,38 +845,6 @@ func searchable(r io.Reader) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && (st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular())
-}
-
-// stdinName is the name standard input is searched under, as rg names it.
-const stdinName = "<stdin>"
-
-// stdinTarget copies what stdin holds, up to the size cap and a byte
-// more (a file over the cap is said to be, as any), into a directory of
-// its own, closed to others and removed when the target is let go, and
-// returns it as the target of a search: stdin is searched through the
-// sandbox as a file is.
-func stdinTarget(stdin io.Reader, maxSize int64) (target, error) {
-	dir, err := os.MkdirTemp("", "rootbound-stdin")
-	if err != nil {
-		return target{}, err
-	}
-	clean := func() { os.RemoveAll(dir) }
-	f, err := os.OpenFile(filepath.Join(dir, stdinName), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if err == nil {
-		_, err = io.Copy(f, io.LimitReader(stdin, maxSize+1))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	var d *os.File
-	if err == nil {
-		d, err = os.Open(dir)
-	}
-	if err != nil {
-		clean()
-		return target{}, fmt.Errorf("standard input: %w", err)
-	}
-	return target{dir: d, file: stdinName, close: func() { d.Close(); clean() }}, nil
 }
 
 // globQuote escapes what a glob would read as a wildcard or a class.

@@ -362,9 +362,15 @@ func underNoNewPrivs() bool {
 }
 
 // goRunBuild reports whether exe is where `go run` puts what it builds:
-// go-build*/…/exe/NAME in the temporary directory.
+// go-build*/…/exe/NAME in the temporary directory, or, since Go 1.24, the
+// executable it keeps in its build cache for the runs after the first,
+// GOCACHE/XX/HASH-d/NAME (64 hex digits of HASH, XX its first two).
 func goRunBuild(exe string) bool {
 	d := filepath.Dir(exe)
+	if h, ok := strings.CutSuffix(filepath.Base(d), "-d"); ok && len(h) == 64 && isHex(h) &&
+		filepath.Base(filepath.Dir(d)) == h[:2] {
+		return true
+	}
 	if filepath.Base(d) != "exe" {
 		return false
 	}
@@ -374,6 +380,12 @@ func goRunBuild(exe string) bool {
 		}
 	}
 	return false
+}
+
+// isHex reports whether s is lower-case hex digits, as the build cache
+// names its files.
+func isHex(s string) bool {
+	return strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // serverStarted is what a command that started a server says on stderr.

@@ -392,6 +392,12 @@ func TestGoRunBuild(t *testing.T) {
 		{exe: "/usr/local/bin/rootbound", want: false},
 		{exe: "/home/u/go/bin/rootbound", want: false},
 		{exe: "/opt/exe/rootbound", want: false},
+		// go run's second run, from the build cache (Go 1.24 on).
+		{exe: "/root/.cache/go-build/d5/d55892dce3a865c20997d4eb3fe3af5191f51ff7ff51d273e5f63173c1966f6c-d/rootbound", want: true},
+		{exe: "/home/u/Library/Caches/go-build/0a/0a" + strings.Repeat("1", 62) + "-d/rootbound", want: true},
+		{exe: "/home/u/go-cache/ab/0a" + strings.Repeat("1", 62) + "-d/rootbound", want: false}, // not under its first two digits
+		{exe: "/home/u/bin/0a" + strings.Repeat("1", 62) + "-d/rootbound", want: false},
+		{exe: "/srv/ab/ab" + strings.Repeat("G", 62) + "-d/rootbound", want: false},
 	} {
 		if got := goRunBuild(tc.exe); got != tc.want {
 			t.Errorf("goRunBuild(%q) = %v, want %v", tc.exe, got, tc.want)

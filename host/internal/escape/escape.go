@@ -82,6 +82,24 @@ func Piped(p string) string {
 	if !strings.ContainsFunc(p, func(r rune) bool { return breaksLine(r) || r == '"' || r == '\\' }) {
 		return p
 	}
+	return gitQuote(p)
+}
+
+// PipedLine returns p as a line of grep's to a pipe begins with it
+// ("path:N:text", as rg prints it): as Piped, and quoted too when it holds
+// a colon, which would end the path early for a reader of the line (cut
+// -d: -f1) and could make it pass for another path's line. A name rg's
+// output hands to `cut -d: -f1 | xargs` is printed as rg prints it.
+func PipedLine(p string) string {
+	if strings.Contains(p, ":") {
+		return gitQuote(p)
+	}
+	return Piped(p)
+}
+
+// gitQuote returns p double-quoted as git's core.quotePath quotes a name
+// (Piped).
+func gitQuote(p string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(p); {

@@ -20,6 +20,8 @@ type Cases struct {
 		Line     string `json:"line"`
 		// Piped: as a path in a list to a pipe; nil: the input as it is.
 		Piped *string `json:"piped"`
+		// PipedLine: before a line's text, to a pipe; nil: as Piped.
+		PipedLine *string `json:"piped_line"`
 	} `json:"cases"`
 }
 
@@ -55,6 +57,12 @@ func TestCases(t *testing.T) {
 			if got := Piped(in); got != want {
 				t.Errorf("Piped(%q) = %s, want %s", in, got, want)
 			}
+			if c.PipedLine != nil {
+				want = *c.PipedLine
+			}
+			if got := PipedLine(in); got != want {
+				t.Errorf("PipedLine(%q) = %s, want %s", in, got, want)
+			}
 			// A quoted path reads back to the name's bytes.
 			if back, err := strconv.Unquote(want); want != in && (err != nil || back != in) {
 				t.Errorf("Piped(%q) = %s reads back as %q (%v)", in, want, back, err)
@@ -65,7 +73,8 @@ func TestCases(t *testing.T) {
 
 // FuzzPiped: a path in a list to a pipe is one line that nothing in it
 // can break or reorder, and reads back to the name's exact bytes: as it
-// is, or quoted (strconv.Unquote is the oracle of git's quoting).
+// is, or quoted (strconv.Unquote is the oracle of git's quoting); before
+// a line's text, it holds no colon unless quoted.
 func FuzzPiped(f *testing.F) {
 	for _, s := range []string{"a.go", "x\nfake.go:1:FORGED", "a\u202eb", "bad\xff\n", `a"b\c`, "数据/🚀.txt"} {
 		f.Add(s)
@@ -87,6 +96,15 @@ func FuzzPiped(f *testing.F) {
 		}
 		if got == name && strings.ContainsFunc(got, func(r rune) bool { return breaksLine(r) || r == '"' || r == '\\' }) {
 			t.Fatalf("Piped(%q) left it as it is", name)
+		}
+		// Before a line's text: as Piped, or quoted when it holds a colon;
+		// left as it is, it holds no colon.
+		line := PipedLine(name)
+		if line != got && (!strings.Contains(name, ":") || line[0] != '"') {
+			t.Fatalf("PipedLine(%q) = %s, Piped %s", name, line, got)
+		}
+		if back, err := strconv.Unquote(line); line != name && (err != nil || back != name) || line == name && strings.Contains(name, ":") {
+			t.Fatalf("PipedLine(%q) = %s", name, line)
 		}
 	})
 }

@@ -46,9 +46,10 @@ const (
 	// NamesExact: a name's bytes as they are: for a program that asks for
 	// them (-0), which reads what it was given.
 	NamesExact
-	// NamesPiped: a list of paths a line, to a pipe: a name's bytes, unless
-	// one could break its line or reorder it (escape.Piped, as git's
-	// core.quotePath quotes), for xargs and while-read loops, and for a
+	// NamesPiped: output to a pipe: a name's bytes, unless one could
+	// break its line or reorder it (escape.Piped, as git's core.quotePath
+	// quotes), or, before a line's text or a count, holds a colon
+	// (escape.PipedLine): for xargs, cut and while-read loops, and for a
 	// model that reads the same output.
 	NamesPiped
 )
@@ -109,7 +110,7 @@ func (p *Lines) Write(it protocol.Item) {
 	if it.Path == "./" && p.Prefix != "" { // stat of the directory PATH names
 		shown = p.Prefix
 	}
-	path := p.paint(colorPath, p.name(shown))
+	path := p.paint(colorPath, p.name(shown, it.LineNumber > 0 || it.Count > 0))
 	switch it.Kind {
 	case "file":
 		if it.Count > 0 { // stat's file: its lines too
@@ -239,12 +240,16 @@ func shift(spans []protocol.Span, cut int) []protocol.Span {
 	return out
 }
 
-// name is a path as the Style's reader gets it.
-func (p *Lines) name(s string) string {
+// name is a path as the Style's reader gets it; line: it begins a line
+// of text or a count ("path:N:text", "path:N").
+func (p *Lines) name(s string, line bool) string {
 	switch p.Names {
 	case NamesExact:
 		return s
 	case NamesPiped:
+		if line {
+			return escape.PipedLine(s)
+		}
 		return escape.Piped(s)
 	case NamesShown:
 		return escape.Shown(s)
