@@ -11,7 +11,7 @@ import (
 
 // binaries builds the command for every platform: static (no cgo), with
 // no path of this machine, no build ID and no VCS stamp in it, and the
-// release's version stamped in, so the same source gives the same bytes.
+// release's version embedded (VERSION), so the same source gives the same bytes.
 func (r *Release) binaries() error {
 	for _, p := range Platforms {
 		if err := r.build(p, r.Binary(p)); err != nil {
@@ -24,7 +24,7 @@ func (r *Release) binaries() error {
 // build builds the command for p into out.
 func (r *Release) build(p Platform, out string) error {
 	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-mod=readonly",
-		"-ldflags", "-s -w -buildid= -X main.stamped="+r.Version,
+		"-ldflags", "-s -w -buildid=",
 		"-o", out, "./host/cmd/rootbound")
 	cmd.Dir = r.Repo
 	// The module as it is published: no workspace of the checkout.

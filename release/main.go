@@ -2,8 +2,8 @@
 // directory, reproducibly (the same source and Go give the same bytes):
 //
 //   - static binaries of the command for linux, darwin and windows, each on
-//     amd64 and arm64 (CGO_ENABLED=0, -trimpath, no build ID, the version
-//     of VERSION stamped in);
+//     amd64 and arm64 (CGO_ENABLED=0, -trimpath, no build ID, VERSION
+//     embedded);
 //   - the manual page and the shells' completions, as the command prints
 //     them;
 //   - an MCP bundle (.mcpb) per binary: manifest.json and the binary, for

@@ -16,6 +16,7 @@
 // The module's host (its worker, the checks on every path, deadlines) is
 // host.mjs, which a program imports to make calls itself (host.d.ts).
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -294,8 +295,20 @@ async function serve(rest) {
   host.close();
 }
 
+// version is the Go command's `rootbound version`: the package's version
+// (VERSION's: release/npm.go holds them equal), the protocol's, and the
+// first bytes of the module's SHA-256.
+function version() {
+  const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
+  const wasm = [path.join(here, 'rootbound.wasm'), path.join(here, '..', '..', 'host', 'rootbound.wasm')].find((p) => fs.existsSync(p));
+  const sum = crypto.createHash('sha256').update(fs.readFileSync(wasm)).digest('hex').slice(0, 12);
+  return `rootbound ${pkg.version} (protocol 1, module sha256 ${sum})\n`;
+}
+
 const [cmd, ...rest] = process.argv.slice(2);
-if (cmd === 'glob' || cmd === 'grep') await search(cmd, rest);
+// As the Go command: --version (-V) alone, or after any command.
+if (['version', '--version', '-V'].includes(cmd) || (rest.length === 1 && ['--version', '-V'].includes(rest[0]))) process.stdout.write(version());
+else if (cmd === 'glob' || cmd === 'grep') await search(cmd, rest);
 else if (cmd !== 'generated' && FLAGS[cmd]) await readList(cmd, rest);
 else if (cmd === 'serve') await serve(rest);
 else usage(cmd ? `unknown command ${cmd}` : '');

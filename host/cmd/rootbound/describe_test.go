@@ -48,10 +48,18 @@ func helpFlags(t *testing.T, cmd string) []string {
 // flagged are the subcommands that take flags: every tool's, serve and mcp.
 var flagged = append(slices.Clone(protocol.ToolNames), "serve", "mcp")
 
+// TestVersionEverywhere: every build says VERSION's version (a test's
+// build too, which the linker stamps nothing into), with its VCS revision
+// when it knows one, after every command and as -V.
 func TestVersionEverywhere(t *testing.T) {
+	b, err := os.ReadFile("../../../VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want, _, _ := rootbound(t, "version")
-	if !regexp.MustCompile(`^rootbound \S+ \(protocol 1, module sha256 [0-9a-f]{12}\)\n$`).MatchString(want) {
-		t.Fatalf("version = %q", want)
+	v := regexp.QuoteMeta(strings.TrimSpace(string(b)))
+	if !regexp.MustCompile(`^rootbound ` + v + `(\+[0-9a-f]{12}(\.dirty)?)? \(protocol 1, module sha256 [0-9a-f]{12}\)\n$`).MatchString(want) {
+		t.Fatalf("version = %q, want VERSION's %s", want, b)
 	}
 	for _, cmd := range append(slices.Clone(flagged), "completion", "man") {
 		for _, flag := range []string{"--version", "-V"} {

@@ -24,10 +24,10 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	flag "github.com/spf13/pflag"
 
+	project "github.com/rootbound/rootbound"
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
@@ -143,28 +143,27 @@ func served(tool string) bool {
 	return c != nil && c.in != nil
 }
 
-// stamped is the release's version, set by the build (make build, make
-// release: -ldflags "-X main.stamped=$(cat VERSION)").
-var stamped string
-
-// version names this build: its version (stamped by the build, or the
-// module version go install resolved, or the VCS revision of a checkout),
-// the protocol version it speaks, and the first bytes of the embedded
-// module's SHA-256, which tells builds with different guests apart.
+// version names this build: the release's version (VERSION, embedded,
+// whatever built it), with the VCS revision of a checkout's build after a
+// "+" (semantic versioning's build metadata: "0.1.0+1a2b3c4d5e6f", and
+// ".dirty" when the tree had changes); the protocol version it speaks;
+// and the first bytes of the embedded module's SHA-256, which tells builds
+// with different guests apart.
 func version() string {
-	v := stamped
-	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
-		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = strings.TrimPrefix(bi.Main.Version, "v")
-		}
+	v := project.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, dirty string
 		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && v == "" {
-				v = "devel-" + s.Value[:min(12, len(s.Value))]
+			switch {
+			case s.Key == "vcs.revision":
+				rev = s.Value[:min(12, len(s.Value))]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				dirty = ".dirty"
 			}
 		}
-	}
-	if v == "" {
-		v = "devel"
+		if rev != "" {
+			v += "+" + rev + dirty
+		}
 	}
 	sum := sha256.Sum256(host.Module())
 	return fmt.Sprintf("rootbound %s (protocol %d, module sha256 %x)", v, protocol.Version, sum[:6])
