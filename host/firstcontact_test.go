@@ -203,6 +203,8 @@ func TestArgumentAliases(t *testing.T) {
 		{"max_matches_per_file", "grep", `{"pattern":"[a-z]","output_mode":"content","max_matches_per_file":1}`, `{"pattern":"[a-z]","output_mode":"content","max_count":1}`},
 		{"fixed_strings", "grep", `{"pattern":"x.","fixed_strings":true}`, `{"pattern":"x.","literal":true}`},
 		{"after before", "grep", `{"pattern":"TODO","output_mode":"content","after":1,"before":1}`, `{"pattern":"TODO","output_mode":"content","after_context":1,"before_context":1}`},
+		{"after alone: lines, as gemini-cli answers", "grep", `{"pattern":"TODO","after":1}`, `{"pattern":"TODO","output_mode":"content","after_context":1}`},
+		{"before, files asked for", "grep", `{"pattern":"TODO","before":1,"output_mode":"files_with_matches"}`, `{"pattern":"TODO","output_mode":"files_with_matches"}`},
 		{"file_path", "read", `{"file_path":"src/a.go"}`, `{"path":"src/a.go"}`},
 		{"absolute_path", "read", `{"absolute_path":"/w/src/a.go"}`, `{"path":"/w/src/a.go"}`},
 		{"start_line end_line", "read", `{"file_path":"src/a.go","start_line":2,"end_line":3}`, `{"path":"src/a.go","offset":2,"limit":2}`},
@@ -216,6 +218,19 @@ func TestArgumentAliases(t *testing.T) {
 		want, _ := tools.Call(context.Background(), tc.tool, []byte(tc.canonical))
 		if got != want || strings.HasPrefix(got, "[Error") {
 			t.Errorf("%s: %s gives\n%s\nwant, as %s,\n%s", tc.name, tc.alias, got, tc.canonical, want)
+		}
+		// A program speaking the protocol for a model (serve) is
+		// understood as the tools understand it.
+		serve := func(args string) string {
+			var out bytes.Buffer
+			line := `{"v":1,"id":"1","` + tc.tool + `":` + args + "}\n"
+			if err := r.Serve(context.Background(), strings.NewReader(line), &out); err != nil {
+				t.Fatal(err)
+			}
+			return out.String()
+		}
+		if got, want := serve(tc.alias), serve(tc.canonical); got != want || strings.Contains(got, `"error"`) {
+			t.Errorf("%s: served, %s gives\n%s\nwant, as %s,\n%s", tc.name, tc.alias, got, tc.canonical, want)
 		}
 	}
 	// Every agent's spelling of every tool that takes it is called above.
@@ -238,6 +253,7 @@ func TestArgumentAliases(t *testing.T) {
 	}
 	for _, tc := range []struct{ tool, args, want string }{
 		{"grep", `{"pattern":"x","-A":1,"after_context":2}`, `"-A" and "after_context" both set after_context`},
+		{"read", `{"path":"src/a.go","offset":0}`, `offset: lines are numbered from 1 here`},
 		{"grep", `{"pattern":"x","-i":true,"case_sensitive":true}`, `both set case`},
 		{"grep", `{"pattern":"x","-A":"two"}`, `after_context: want an integer, not a string (given as "-A")`},
 		{"grep", `{"pattern":"x","recursive":true,"Path":"a"}`, `unknown arguments "Path", "recursive"; the arguments are pattern, literal, path, glob,`},

@@ -95,8 +95,16 @@ func tighter(asked, host int64) int64 {
 func (r *Runner) serveOne(ctx context.Context, line []byte, enc *protocol.Encoder, bw *bufio.Writer) error {
 	// A line the module would refuse goes to it as it is, for the answer
 	// every host gives; any other is decoded here as strictly, and sent
-	// with the runner's policy and limits.
+	// with the runner's policy and limits. Other agents' names for the
+	// options are taken, as the MCP server takes them.
+	line, aerr := unaliasLine(line)
 	req, perr := protocol.DecodeRequest(line)
+	if aerr != nil {
+		if err := enc.Encode(&protocol.Line{ID: req.ID, Done: &protocol.Done{Status: protocol.StatusFailed, Error: errAliases(aerr)}}); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
 	if perr == nil {
 		// Lists too long are refused here, as Prepare refuses them for a
 		// call of the library: sent on, 100,000 globs were marshalled

@@ -113,3 +113,30 @@ func TestServeCountsResults(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestServeAliases: served lines take other agents' names for options as
+// the tools do (TestArgumentAliases holds the two to the same answers);
+// names that conflict get the tools' reason, and a line holding a key
+// twice is never made into one the module would take.
+func TestServeAliases(t *testing.T) {
+	dir := testtree.New(t, map[string]string{"a.go": "TODO\n"})
+	r := newRunner(t, host.NewConfig().WithRoot("/w", dir))
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{name: "conflicting names", line: `{"v":1,"id":"1","grep":{"pattern":"x","-A":1,"after_context":2}}`,
+			want: `"-A\" and \"after_context\" both set after_context`},
+		{name: "a key twice, beside an alias", line: `{"v":1,"id":"2","grep":{"pattern":"x","-i":true,"pattern":"TODO"}}`,
+			want: `"code":"invalid_argument"`},
+		{name: "the tool twice", line: `{"v":1,"id":"3","grep":{"pattern":"x","-i":true},"grep":{"pattern":"TODO"}}`,
+			want: `"code":"invalid_argument"`},
+	} {
+		var out bytes.Buffer
+		if err := r.Serve(context.Background(), strings.NewReader(tc.line+"\n"), &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tc.want) || strings.Contains(out.String(), `"item"`) {
+			t.Errorf("%s: %s", tc.name, out.String())
+		}
+	}
+}

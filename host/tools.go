@@ -288,6 +288,10 @@ func decodeArgs[A any](name string, tool options.Tool, args json.RawMessage, sch
 	}
 	if err := schema.Validate(instance); err != nil {
 		err = schemaError(err)
+		if o, ok := options.Lookup(tool, "offset"); ok && o.Min == 1 && instance["offset"] == 0.0 {
+			// gemini-cli's read_file counts lines from 0.
+			err = errors.New("offset: lines are numbered from 1 here (offset 1 is the first line; a tool that counts from 0 calls it offset 0)")
+		}
 		for opt, alias := range given {
 			if strings.HasPrefix(err.Error(), opt+":") {
 				err = fmt.Errorf("%v (given as %q)", err, alias)
@@ -318,6 +322,7 @@ func unalias(tool options.Tool, args map[string]any) (desc string, given map[str
 		v  any
 	}
 	var ends []endAlias // set last: they need where their range starts
+	var implied []options.Alias
 	for _, k := range slices.Sorted(maps.Keys(args)) {
 		if _, ok := options.Lookup(tool, k); ok {
 			continue
@@ -361,6 +366,15 @@ func unalias(tool options.Tool, args map[string]any) (desc string, given map[str
 		}
 		args[al.Option] = v
 		given[al.Option] = k
+		implied = append(implied, al)
+	}
+	for _, al := range implied {
+		for opt, v := range al.Implies {
+			if _, ok := args[opt]; !ok {
+				args[opt] = v
+				given[opt] = al.Name
+			}
+		}
 	}
 	for _, e := range ends {
 		if _, ok := args[e.al.Option]; ok {

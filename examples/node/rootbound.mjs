@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as print from './print.mjs';
+import { quotePath } from './escape.mjs';
 import { ModuleHost, lines, MAX_FILE_SIZE_MIB } from './host.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,6 +42,18 @@ function lengthOfTime(s) {
 }
 
 // fail says what is wrong with an argument, in one line, as the Go command does.
+// openHost is the module's host of the directory root, or the end of the
+// command, said of PATH as it was given (named: what results are printed
+// under), as the Go command says it: a directory in .git is never read.
+function openHost(root, named, timeoutMs) {
+  try {
+    return new ModuleHost([['/workspace', path.resolve(root)]], timeoutMs);
+  } catch (e) {
+    if (/inside \.git/.test(e.message)) fail(`${quotePath(named || '.')} is inside .git, which is never read (it can hold credentials)`);
+    fail(e.message);
+  }
+}
+
 function fail(msg) {
   process.stderr.write(`rootbound: ${msg}\n`);
   process.exit(2);
@@ -183,7 +196,7 @@ async function search(tool, argv) {
     req.path = file;
     style.filename = false; // as rg: one file searched, no name printed
   }
-  const host = new ModuleHost([['/workspace', path.resolve(root)]], timeoutMs);
+  const host = openHost(root, prefix + (file ?? ''), timeoutMs);
   const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: limits(timeoutMs) }) + '\n';
   let found = 0, failed = false;
   const out = [];
@@ -239,7 +252,7 @@ async function readList(tool, argv) {
     process.stderr.write(`rootbound read: ${arg} is a directory: rootbound list ${arg} lists it\n`);
     process.exit(2);
   }
-  const host = new ModuleHost([['/workspace', path.resolve(root)]], timeoutMs);
+  const host = openHost(root, prefix + (file ?? ''), timeoutMs);
   const style = { filename: true, numbered: tool === 'read', names: process.stdout.isTTY ? 'shown' : 'model' };
   let found = 0, done;
   const out = [];

@@ -95,8 +95,7 @@ func New(ctx context.Context, cfg host.Config, opts Options) (*Server, error) {
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rootbound", Title: "rootbound: find, search and read files in a sandbox", Version: version},
 		&mcp.ServerOptions{
-			Instructions: "glob finds files by name or path; grep searches their contents; read reads a file's lines; list lists a directory. All only read, only below these roots (the resource " + RootsURI + " lists them too):\n" +
-				host.RootsText(r.Roots()),
+			Instructions: instructions(s.tools, host.RootsText(r.Roots())),
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
 				s.mu.Lock()
 				delete(s.roots, req.Session) // asked again at the next call
@@ -299,3 +298,15 @@ const outputSchema = `{
   },
   "required": ["items", "problems", "done"]
 }`
+
+// instructions names every tool with what it is for (the first sentence
+// of its description), then the roots.
+func instructions(t *host.Tools, roots string) string {
+	var b strings.Builder
+	for _, s := range t.Specs() {
+		first, _, _ := strings.Cut(s.Description, ". ")
+		fmt.Fprintf(&b, "%s: %s.\n", s.Name, strings.TrimSuffix(first, "."))
+	}
+	b.WriteString("All only read, only below these roots (the resource " + RootsURI + " lists them too):\n" + roots)
+	return b.String()
+}

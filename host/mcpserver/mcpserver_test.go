@@ -153,6 +153,12 @@ func TestClient(t *testing.T) {
 		if !strings.HasSuffix(init.Instructions, want) || strings.Contains(init.Instructions, dir) || strings.Contains(rr.Contents[0].Text, goSrc(t)) {
 			t.Errorf("instructions %q: want the roots, by name only", init.Instructions)
 		}
+		// Every tool is named, with what it is for.
+		for _, name := range protocol.ToolNames {
+			if !strings.Contains("\n"+init.Instructions, "\n"+name+": ") {
+				t.Errorf("instructions %q: want %s named", init.Instructions, name)
+			}
+		}
 	})
 	t.Run("call", func(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "glob", Arguments: map[string]any{"pattern": "*.go"}})

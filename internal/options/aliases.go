@@ -18,6 +18,10 @@ type Alias struct {
 	// the option EndOf names (1 when left out): it sets Option to the
 	// range's length (gemini-cli's end_line: limit = end_line - offset + 1).
 	EndOf string
+	// Implies sets options the call leaves out, as the other agent's tool
+	// does with the alias (gemini-cli's after and before answer lines:
+	// output_mode content).
+	Implies map[string]any
 }
 
 // Aliases are the names taken besides the options'.
@@ -35,8 +39,8 @@ var Aliases = []Alias{
 	{Tools: Grep, Name: "total_max_matches", Option: "max_results", From: "gemini-cli"},
 	{Tools: Grep, Name: "max_matches_per_file", Option: "max_count", From: "gemini-cli"},
 	{Tools: Grep, Name: "fixed_strings", Option: "literal", From: "gemini-cli"},
-	{Tools: Grep, Name: "after", Option: "after_context", From: "gemini-cli"},
-	{Tools: Grep, Name: "before", Option: "before_context", From: "gemini-cli"},
+	{Tools: Grep, Name: "after", Option: "after_context", Implies: map[string]any{"output_mode": "content"}, From: "gemini-cli (lines, with the context)"},
+	{Tools: Grep, Name: "before", Option: "before_context", Implies: map[string]any{"output_mode": "content"}, From: "gemini-cli (lines, with the context)"},
 	{Tools: Glob | Grep | List, Name: "dir_path", Option: "path", From: "gemini-cli"},
 	{Tools: Read, Name: "absolute_path", Option: "path", From: "gemini-cli"},
 	{Tools: Read, Name: "start_line", Option: "offset", From: "gemini-cli"},

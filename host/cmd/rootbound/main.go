@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -57,7 +58,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c := command(args[0])
 	if c == nil {
-		fmt.Fprintf(stderr, "rootbound: unknown command %q\n%s", args[0], usage())
+		hint := ""
+		var names []string
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		if near := nearest(args[0], names); near != "" {
+			hint = "; did you mean " + near + "?"
+		}
+		fmt.Fprintf(stderr, "rootbound: unknown command %q%s\n%s", args[0], hint, usage())
 		return 2
 	}
 	if c.in == nil {
@@ -206,6 +215,53 @@ func parse(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writ
 		fmt.Fprintf(stdout, "%s\n%s", usage, flagHelp(fs))
 		return true, 0
 	}
-	fmt.Fprintf(stderr, "%s: %v (%s --help lists the flags)\n", fs.Name(), err, fs.Name())
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near := nearest(name, names); near != "" {
+			msg += "; did you mean --" + near + "?"
+		}
+	}
+	fmt.Fprintf(stderr, "%s: %s (%s --help lists the flags)\n", fs.Name(), msg, fs.Name())
 	return true, 2
+}
+
+// nearest is the one of names a typo of s most likely meant: within two
+// edits of it (and fewer than half its length), the closest, the first
+// of those as close; "" when none is.
+func nearest(s string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		if d := edits(s, n); d < bestD && 2*d < len(s) {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// edits is the distance between a and b in bytes: insertions, deletions,
+// changes and swaps of two neighbours ("gerp" is one from "grep"), each
+// one edit (the optimal string alignment distance).
+func edits(a, b string) int {
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	for j := range rows[1] {
+		rows[1][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		before, prev, cur := rows[0], rows[1], rows[2]
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
+		}
+		rows[0], rows[1], rows[2] = prev, cur, before
+	}
+	return rows[1][len(b)]
 }

@@ -53,6 +53,7 @@ func TestCLI(t *testing.T) {
 		"src/main.go": "package main\nfunc main() {}\n",
 		"src/lib.go":  "package main\n// TODO later\n",
 		"notes.txt":   "TODO: nothing\n",
+		".git/config": "[core]\n",
 	})
 	big := testtree.New(t, map[string]string{"big.txt": strings.Repeat("x", 2<<20) + "\nneedle\n", "small.txt": "hay\n"})
 	odd := testtree.New(t, map[string]string{"ok.txt": "needle\n", "bad\xffname.txt": "needle\n"})
@@ -86,6 +87,10 @@ func TestCLI(t *testing.T) {
 		{name: "missing dir", args: []string{"glob", "*", filepath.Join(dir, "nope")}, code: 2, stderr: "rootbound:"},
 		{name: "no pattern", args: []string{"grep"}, code: 2, stderr: "want PATTERN [PATH ...]"},
 		{name: "unknown command", args: []string{"find"}, code: 2, stderr: "unknown command"},
+		{name: "a typo'd command: the nearest named", args: []string{"gerp", "x"}, code: 2, stderr: `unknown command "gerp"; did you mean grep?`},
+		{name: "a typo'd flag: the nearest named", args: []string{"grep", "--ignroe-case", "x", dir}, code: 2, stderr: "unknown flag: --ignroe-case; did you mean --ignore-case?"},
+		{name: "a flag like none: none named", args: []string{"grep", "--zzzzzz", "x", dir}, code: 2, stderr: "unknown flag: --zzzzzz (rootbound grep --help"},
+		{name: "a PATH in .git: said as given, no root named", args: []string{"read", dir + "/.git/config"}, code: 2, stderr: "rootbound: " + dir + "/.git/config is inside .git, which is never read"},
 		{name: "json", args: []string{"glob", "--json", "main.go", dir}, stdout: `{"id":"1","item":{"path":{"text":"` + dir + `/src/main.go"}}}` + "\n"}, // the path as printed
 		{name: "bundled short flags", args: []string{"grep", "-il", "todo", dir}, stdout: dir + "/notes.txt\n" + dir + "/src/lib.go\n"},
 		{name: "repeated globs, an exclusion last", args: []string{"grep", "-l", "-g", "*.go", "-g", "!lib.go", "package", dir}, stdout: dir + "/src/main.go\n"},
@@ -310,5 +315,26 @@ func TestServe(t *testing.T) {
 	}
 	if _, errb, code := rootbound(t, "serve"); code != 2 || !strings.Contains(errb, "--root") {
 		t.Errorf("serve without roots: exit %d, %q", code, errb)
+	}
+}
+
+// TestNearest: a typo is matched to the name it most likely meant, and
+// nothing is suggested for a word like no name.
+func TestNearest(t *testing.T) {
+	names := []string{"grep", "glob", "read", "list", "stat", "ignore-case", "context", "hidden"}
+	for _, tc := range []struct{ typo, want string }{
+		{typo: "gerp", want: "grep"},
+		{typo: "globb", want: "glob"},
+		{typo: "lsit", want: "list"},
+		{typo: "ignroe-case", want: "ignore-case"},
+		{typo: "conext", want: "context"},
+		{typo: "hiden", want: "hidden"},
+		{typo: "xyz", want: ""},
+		{typo: "ls", want: ""},
+		{typo: "grepper-foo", want: ""},
+	} {
+		if got := nearest(tc.typo, names); got != tc.want {
+			t.Errorf("nearest(%q) = %q, want %q", tc.typo, got, tc.want)
+		}
 	}
 }

@@ -113,7 +113,7 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
-	r, done := c.runner(ctx, e, target.dir, false, stderr)
+	r, done := c.runner(ctx, e, target, false, stderr)
 	if r == nil {
 		return 2
 	}

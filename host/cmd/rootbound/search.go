@@ -326,7 +326,7 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		if c.absolute {
 			out.lines.Prefix = p.absolute
 		}
-		r, done := c.runner(ctx, e, p.dir, glob.NoIgnore || grep.NoIgnore, stderr)
+		r, done := c.runner(ctx, e, p, glob.NoIgnore || grep.NoIgnore, stderr)
 		if r == nil {
 			code = 2
 			continue
@@ -681,11 +681,12 @@ func worse(a, b int) int {
 	return min(a, b)
 }
 
-// runner starts the runner of a search of the directory dir (opened:
-// the runner opens it through its descriptor, never by a name), with the
+// runner starts the runner of a search of t's directory (opened: the
+// runner opens it through its descriptor, never by a name), with the
 // ignore rules from the directories above it (as rg reads them) unless
 // noIgnore. A nil Runner comes with the exit status.
-func (c commandFlags) runner(ctx context.Context, e env, dir *os.File, noIgnore bool, stderr io.Writer) (*host.Runner, func()) {
+func (c commandFlags) runner(ctx context.Context, e env, t target, noIgnore bool, stderr io.Writer) (*host.Runner, func()) {
+	dir := t.dir
 	// The command streams what it finds, with --json too: no cap on what
 	// one call returns, and lines are printed whole, as rg prints them.
 	maxSize := c.maxSize
@@ -719,6 +720,13 @@ func (c commandFlags) runner(ctx context.Context, e env, dir *os.File, noIgnore 
 		key += string(rules)
 	}
 	r, done, err := e.runner(ctx, key, cfg)
+	var git *rootfs.InsideGitError
+	if errors.As(err, &git) {
+		// Said of PATH as it was given, not of the root the command
+		// names its directory by.
+		fmt.Fprintln(stderr, "rootbound:", &rootfs.InsideGitError{Dir: escape.Path(cmp.Or(t.prefix+t.file, "."))})
+		return nil, nil
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rootbound:", err)
 		return nil, nil

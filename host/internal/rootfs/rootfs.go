@@ -25,7 +25,6 @@
 package rootfs
 
 import (
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -72,9 +71,17 @@ func resolveRoot(dir string) (string, error) {
 // ".git".
 func outsideDotGit(dir, real string) error {
 	if slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), protocol.IsDotGit) {
-		return fmt.Errorf("%s is inside .git, which is never read (it can hold credentials)", dir)
+		return &InsideGitError{Dir: dir}
 	}
 	return nil
+}
+
+// InsideGitError is a root refused because it is, or is inside, a ".git"
+// (its real path says so, whatever its name).
+type InsideGitError struct{ Dir string }
+
+func (e *InsideGitError) Error() string {
+	return e.Dir + " is inside .git, which is never read (it can hold credentials)"
 }
 
 // Link returns the first component of rel (clean, relative, "/"-separated)
