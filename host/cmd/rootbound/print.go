@@ -77,6 +77,18 @@ func (o *output) item(it host.Item) error {
 
 func (o *output) flush() { _ = o.w.Flush() }
 
+// binaryMatch prints, as rg does, that a binary file a PATH named holds a
+// match (printer.BinaryMatch): a result, whose lines are not printed.
+func (o *output) binaryMatch(it host.Item) error {
+	o.found++
+	if o.quiet {
+		o.quit = true
+		return errQuiet
+	}
+	o.lines.BinaryMatch(it)
+	return nil
+}
+
 // problems prints, on stderr, what a call says whatever it found
 // (printer.Notices).
 func (o *output) problems(stderr io.Writer, res *host.Result) {

@@ -360,6 +360,9 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			res = grepStream(ctx, r, p, grep, c.maxSize, out)
 		default:
 			res, _ = r.GrepEach(ctx, grep, out.item)
+			if p.file != "" && !grep.Text && res.Done.Results == 0 && res.Done.Skipped.Binary > 0 {
+				res = namedBinary(ctx, r, grep, out)
+			}
 		}
 		done()
 		total.add(res)
@@ -857,3 +860,19 @@ func searchable(r io.Reader) bool {
 
 // globQuote escapes what a glob would read as a wildcard or a class.
 var globQuote = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "]", `\]`, "{", `\{`, "}", `\}`)
+
+// namedBinary searches again, as text, a binary file a PATH named, which
+// the search skipped: rg searches a file it is given whatever it holds,
+// and says "binary file matches" in place of its lines (a count or a list
+// of files is what it would be of text). The answer stands for the
+// search's.
+func namedBinary(ctx context.Context, r *host.Runner, g host.GrepArgs, out *output) *host.Result {
+	g.Text = true
+	if g.OutputMode != host.ModeContent {
+		res, _ := r.GrepEach(ctx, g, out.item)
+		return res
+	}
+	g.OutputMode = host.ModeFiles
+	res, _ := r.GrepEach(ctx, g, out.binaryMatch)
+	return res
+}

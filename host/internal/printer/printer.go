@@ -240,6 +240,17 @@ func shift(spans []protocol.Span, cut int) []protocol.Span {
 	return out
 }
 
+// BinaryMatch writes what rg writes of a binary file a PATH named that
+// holds a match, in place of its lines: "binary file matches", after the
+// path as a line's (Filename). rg adds where the first NUL byte is, which
+// the module does not say.
+func (p *Lines) BinaryMatch(it protocol.Item) {
+	if p.Filename {
+		fmt.Fprintf(p.W, "%s: ", p.paint(colorPath, p.name(p.Prefix+string(it.Path), true)))
+	}
+	fmt.Fprintln(p.W, `binary file matches (found "\0" byte)`)
+}
+
 // name is a path as the Style's reader gets it; line: it begins a line
 // of text or a count ("path:N:text", "path:N").
 func (p *Lines) name(s string, line bool) string {
