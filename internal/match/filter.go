@@ -66,9 +66,6 @@ func (f *Filter) Then(g *Filter) *Filter {
 		exclude: append(f.exclude[:len(f.exclude):len(f.exclude)], g.exclude...), includes: f.includes || g.includes}
 }
 
-// Empty reports whether the filter has no globs.
-func (f *Filter) Empty() bool { return len(f.globs) == 0 }
-
 // Decision is what a Filter says of a path.
 type Decision uint8
 
@@ -97,6 +94,3 @@ func (f *Filter) Decide(rel, alt string, isDir bool) Decision {
 	}
 	return Undecided
 }
-
-// Match reports whether the file rel is taken.
-func (f *Filter) Match(rel string) bool { return f.Decide(rel, "", false) != Drop }

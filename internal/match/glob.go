@@ -56,7 +56,6 @@ func (e *PatternError) Error() string {
 // with "/" it matches the whole path relative to the search root (a leading
 // "/" only anchors and is dropped).
 type Glob struct {
-	pattern  string
 	basename bool
 	dfa      *dfa
 	// Meter, if set, is charged for matching; when its check fails, Match
@@ -118,7 +117,7 @@ func compileGlob(pattern string, fold bool, max int) (*Glob, error) {
 	if len(prog.Inst) > MaxProgram {
 		return nil, bad(fmt.Sprintf("compiles to %d instructions, over the limit of %d", len(prog.Inst), MaxProgram))
 	}
-	return &Glob{pattern: p, basename: !strings.Contains(pattern, "/"), dfa: newDFA(prog, true, syntax.IsWordChar)}, nil
+	return &Glob{basename: !strings.Contains(pattern, "/"), dfa: newDFA(prog, true, syntax.IsWordChar)}, nil
 }
 
 // Match reports whether rel, a slash-separated path relative to the search
@@ -132,9 +131,6 @@ func (g *Glob) Match(rel string) bool {
 	p, _ := g.dfa.earliest(b, 0, len(b), g.Meter)
 	return p >= 0
 }
-
-// String returns the pattern as given.
-func (g *Glob) String() string { return g.pattern }
 
 // globRegexp translates a glob into RE2 syntax, in one pass: its length is
 // linear in the glob's, and so is its program.
