@@ -84,6 +84,25 @@ func TestSameAsTheGoCommand(t *testing.T) {
 		{"stat"},
 		{"--version"},
 		{"grep", "-V"},
+		// The command's own flags (options.CommandFlags), from flags.json.
+		{"glob", "-0", "*.go", filepath.Join(dir, "http")},
+		{"grep", "-0", "-n", "func Dial", dir},
+		{"grep", "-l", "-0", "CanonicalMIMEHeaderKey", dir},
+		{"grep", "-c", "-0", "func Dial", dir},
+		{"grep", "-x", "-n", "}", filepath.Join(dir, "dial.go")},
+		{"grep", "-x", "-F", "-c", "import (", dir},
+		{"glob", "-F", "dial", dir},
+		{"glob", "-s", "*.GO", dir},
+		{"grep", "--files", "-g", "*_test.go", filepath.Join(dir, "http")},
+		{"grep", "--files", "--iglob", "SERVER*", filepath.Join(dir, "http")},
+		{"grep", "-e", "nothing-here", "-e", "func Listen", "-n", dir},
+		{"grep", "--timeout", "30s", "-l", "func Listen", dir},
+		// Refused in the Go command's words (rg's and fd's flags).
+		{"grep", "-P", "x", dir},
+		{"grep", "--sort", "modified", "x", dir},
+		{"grep", "--sort=modified", "x", dir},
+		{"glob", "-x", "echo", "*", dir},
+		{"glob", "--full-path", "*", dir},
 	} {
 		t.Run(strings.ReplaceAll(strings.ReplaceAll(strings.Join(args, " "), dir, "$GOROOT/src/net"), filepath.Dir(long), "TMP"), func(t *testing.T) {
 			node := exec.Command("node", append([]string{"rootbound.mjs"}, args...)...)

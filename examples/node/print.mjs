@@ -38,6 +38,9 @@ const asBytes = (p) => (Buffer.isBuffer(p) ? p : Buffer.from(p, 'utf8'));
  * both by default, as a model reads results), and names.
  */
 export function item(prefix, it, style = { filename: true, lineNumbers: true }) {
+  if (style.null && !it.line_number && !it.kind && !it.count) {
+    return Buffer.concat([asBytes(joined(prefix, it.path)), Buffer.from('\0')]); // -0: the name's bytes, a NUL after it
+  }
   if (style.names === 'piped' && !it.line_number && !it.kind && !it.count) {
     return Buffer.concat([pipedPath(joined(prefix, it.path)), Buffer.from('\n')]);
   }
@@ -46,13 +49,15 @@ export function item(prefix, it, style = { filename: true, lineNumbers: true }) 
     return `${String(it.line_number).padStart(6)}\t${it.text ? escapeLine(data(it.text)) : '[Omitted long line]'}\n`;
   }
   const own = prefix && it.path?.text === './'; // stat of the directory PATH names
-  if (style.names === 'piped' && !it.kind && (it.line_number || it.count)) {
-    // A line or a count to a pipe: the name's bytes (a Buffer), as the Go printer's PipedLine.
-    const p = pipedLinePath(joined(prefix, it.path));
-    if (it.count && !it.line_number) return Buffer.concat([style.filename ? Buffer.concat([p, Buffer.from(':')]) : Buffer.alloc(0), Buffer.from(`${it.count}\n`)]);
+  if ((style.names === 'piped' || style.null) && !it.kind && (it.line_number || it.count)) {
+    // A line or a count to a pipe: the name's bytes (a Buffer), as the Go
+    // printer's PipedLine; with -0 the bytes as they are, a NUL after them.
+    const p = style.null ? asBytes(joined(prefix, it.path)) : pipedLinePath(joined(prefix, it.path));
+    const after = (sep) => Buffer.from(style.null ? '\0' : sep);
+    if (it.count && !it.line_number) return Buffer.concat([style.filename || style.null ? Buffer.concat([p, after(':')]) : Buffer.alloc(0), Buffer.from(`${it.count}\n`)]);
     const sep = it.context ? '-' : ':';
     const text = it.text ? preview(data(it.text), it, style.grep) : it.context ? '[Omitted long context line]' : '[Omitted long matching line]';
-    const lead = Buffer.concat([style.filename ? Buffer.concat([p, Buffer.from(sep)]) : Buffer.alloc(0), Buffer.from(style.lineNumbers ? it.line_number + sep : '')]);
+    const lead = Buffer.concat([style.filename ? Buffer.concat([p, after(sep)]) : Buffer.alloc(0), Buffer.from(style.lineNumbers ? it.line_number + sep : '')]);
     return Buffer.concat([Buffer.from(it.break ? '--\n' : ''), lead, Buffer.from(`${text}\n`)]);
   }
   const p = name(own ? prefix : joined(prefix, it.path), style.names === 'piped' ? 'model' : style.names);

@@ -61,34 +61,57 @@ function fail(msg) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`rootbound: ${msg}\n`);
-  const spell = (t) => FLAGS[t].flags.map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` +
-    (f.arg ? ' ' + f.arg : '')).join(' ');
-  const extra = { grep: ' -n -e PATTERN' };
+  const spell = (t) => [...FLAGS[t].flags, ...FLAGS[t].command.filter((c) => NODE_SETTINGS.has(c.setting))]
+    .map((f) => (f.short ? `-${f.short}|` : '') + `--${f.long}` + (f.arg ? ' ' + f.arg : '')).join(' ');
   const tools = Object.keys(FLAGS).filter((t) => t !== 'generated');
   process.stderr.write('usage: ' + tools.map((t) => `rootbound.mjs ${t} ${FLAGS[t].synopsis}`).join(' | ') + ' | serve --root NAME=DIR ...\n' +
-    tools.map((t) => `${t}: ${spell(t)}${extra[t] ?? ''} --timeout 60s\n`).join(''));
+    tools.map((t) => `${t}: ${spell(t)}\n`).join(''));
   process.exit(2);
 }
 
 // The tools' commands and their flags come from the one table of options
-// (internal/options, which generates flags.json); --timeout, -n and -e are
-// this command's own.
+// and the command's own flags (internal/options, which generates
+// flags.json).
 const FLAGS = JSON.parse(fs.readFileSync(path.join(here, 'flags.json'), 'utf8'));
 
+// NODE_SETTINGS are the command's own settings (flags.json's command rows,
+// the Go command's options.CommandFlags) this CLI acts on; a flag that sets
+// another is the Go command's, and refused here as such.
+const NODE_SETTINGS = new Set(['timeout', 'lineNumbers', 'regexps', 'caseSensitive', 'lineRegexp', 'fixed', 'files', 'null', 'noServer']);
+
 // parseFlags reads a command's arguments: the table's flags set options of
-// req, --timeout the call's timeout, own(a, next) takes the command's own
-// flags (true when it took a), and the rest are positional.
-function parseFlags(tool, argv, req, own = () => false) {
-  const byName = new Map();
+// req, the command's own flags set settings (by the Go command's names:
+// timeout in milliseconds), a flag of rg's or fd's the Go command refuses
+// is refused in its words, and the rest are positional.
+function parseFlags(tool, argv, req) {
+  const byName = new Map(), own = new Map(), refused = new Map();
   for (const f of FLAGS[tool].flags) {
     byName.set('--' + f.long, f);
     if (f.short) byName.set('-' + f.short, f);
   }
+  for (const c of FLAGS[tool].command) {
+    const rows = c.effect === 'refused' ? refused : own;
+    const key = (name) => (c.effect === 'refused' && c.value ? `${name} ${c.value}` : name);
+    if (c.long) rows.set(key('--' + c.long), c);
+    if (c.short) rows.set(key('-' + c.short), c);
+  }
   const pos = [];
-  let timeoutMs = 60000;
+  const settings = { timeout: 60000 };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    let a = argv[i];
+    const eq = /^(--[^=]+)=(.*)$/s.exec(a);
+    if (eq && (byName.has(eq[1]) || own.has(eq[1]))) {
+      argv = [...argv.slice(0, i), eq[1], eq[2], ...argv.slice(i + 1)];
+      a = eq[1];
+    }
+    const no = refused.get(a) ? a : refused.get(`${a} ${argv[i + 1]}`) ? `${a} ${argv[i + 1]}` : undefined;
+    if (no) {
+      const c = refused.get(no);
+      process.stderr.write(`rootbound ${tool}: ${tool === 'grep' ? 'rg' : 'fd'}'s ${no} (${c.what}) is not supported; instead: ${c.instead}\n`);
+      process.exit(2);
+    }
     const f = byName.get(a);
+    const c = own.get(a);
     if (f) {
       if (f.value !== undefined) req[f.option] = f.kind === 'int' ? Number(f.value) : f.value;
       else if (f.kind === 'bool') req[f.option] = true;
@@ -104,12 +127,49 @@ function parseFlags(tool, argv, req, own = () => false) {
         else if (f.kind === 'list' || f.kind === 'array') (req[f.option] ??= []).push(v);
         else req[f.option] = v;
       }
-    } else if (own(a, () => argv[++i])) continue;
-    else if (a === '--timeout') timeoutMs = parseDuration(argv[++i]);
-    else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
+    } else if (c) {
+      if (c.effect !== 'accepted' && !NODE_SETTINGS.has(c.setting)) fail(`${tool}: ${a} is the Go command's (${c.help}); this Node CLI does not take it`);
+      const takes = !['bool', 'tri', 'count'].includes(c.kind);
+      const v = takes ? argv[++i] : undefined;
+      if (!c.setting) continue;
+      if (c.kind === 'bool') settings[c.setting] = true;
+      else if (c.kind === 'tri') settings[c.setting] = c.value === 'true';
+      else if (c.kind === 'count') settings[c.setting] = (settings[c.setting] ?? 0) + 1;
+      else if (c.kind === 'list') (settings[c.setting] ??= []).push(v);
+      else if (c.kind === 'duration') settings[c.setting] = parseDuration(v);
+      else if (c.kind === 'int') settings[c.setting] = Number(v);
+      else settings[c.setting] = v;
+    } else if (a.startsWith('-') && a !== '-') usage(`unknown flag ${a}`);
     else pos.push(a);
   }
-  return { pos, timeoutMs };
+  return { pos, settings };
+}
+
+// quoteMeta quotes what a regular expression reads as syntax (Go's
+// regexp.QuoteMeta).
+const quoteMeta = (s) => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+
+// globQuote quotes what a glob reads as a wildcard or a class.
+const globQuote = (s) => s.replace(/[\\*?[\]{}]/g, '\\$&');
+
+// anyCaseGlob makes the letters of a glob match in any case, outside its
+// [classes] and escapes (rg --iglob; the Go command's anyCaseGlob).
+function anyCaseGlob(g) {
+  const neg = g.startsWith('!');
+  let out = '', cls = false, esc = false;
+  for (const r of neg ? g.slice(1) : g) {
+    const lo = r.toLowerCase(), up = r.toUpperCase();
+    if (esc) esc = false;
+    else if (r === '\\') esc = true;
+    else if (cls) cls = r !== ']';
+    else if (r === '[') cls = true;
+    else if (lo !== up) {
+      out += `[${lo}${up}]`;
+      continue;
+    }
+    out += r;
+  }
+  return (neg ? '!' : '') + out;
 }
 
 // linkIn refuses a PATH with a link at any component, as the Go command
@@ -166,30 +226,42 @@ function target(arg, given) {
 const limits = (timeoutMs) => ({ deadline_ms: timeoutMs, max_text_bytes: MAX_FILE_SIZE_MIB << 20 });
 
 async function search(tool, argv) {
-  const req = { pattern: undefined, ...FLAGS[tool].defaults };
-  const regexps = [];
+  let req = { pattern: undefined, ...FLAGS[tool].defaults };
   // As rg: line numbers on a terminal, or with -n.
   const tty = Boolean(process.stdout.isTTY);
   const style = { filename: true, lineNumbers: tty, grep: tool === 'grep' ? req : undefined };
-  let caseSensitive = false;
-  const { pos, timeoutMs } = parseFlags(tool, argv, req, (a, next) => {
-    if (tool === 'grep' && (a === '-n' || a === '--line-number')) style.lineNumbers = true;
-    else if (tool === 'grep' && (a === '-N' || a === '--no-line-number')) style.lineNumbers = false;
-    else if (tool === 'grep' && (a === '-e' || a === '--regexp')) regexps.push(next());
-    else if (tool === 'glob' && (a === '-s' || a === '--case-sensitive')) caseSensitive = true;
-    else return false;
-    return true;
-  });
+  const { pos, settings } = parseFlags(tool, argv, req);
+  const timeoutMs = settings.timeout;
+  if (settings.lineNumbers !== undefined) style.lineNumbers = settings.lineNumbers;
+  const regexps = settings.regexps ?? [];
+  if (settings.files) {
+    // rg --files: what grep would search, listed, as a glob of every file
+    // through grep's filters (the Go command's).
+    const g = { pattern: '*', glob: [...(req.glob ?? []), ...(req.iglob ?? []).map(anyCaseGlob)] };
+    for (const k of ['type', 'type_not', 'sort', 'max_depth', 'no_ignore', 'hidden', 'max_results', 'offset']) if (req[k] !== undefined) g[k] = req[k];
+    tool = 'glob';
+    req = g;
+    pos.unshift('*');
+  }
   if (regexps.length) pos.unshift(regexps[0]); // as rg: with -e, the argument is the path
   if (regexps.length > 1) req.patterns = regexps.slice(1);
   if (pos.length < 1 || pos.length > 2) usage('want PATTERN [PATH]');
   req.pattern = pos[0];
+  if (settings.lineRegexp) {
+    // rg -x: a match is a whole line; a literal (-F) is quoted first.
+    const whole = (p) => `^(?:${req.literal ? quoteMeta(p) : p})$`;
+    req.pattern = whole(req.pattern);
+    if (req.patterns) req.patterns = req.patterns.map(whole);
+    delete req.literal;
+  }
+  if (tool === 'glob' && settings.fixed) req.pattern = `*${globQuote(req.pattern)}*`; // fd -F: a name holding the string
   // Names as the Go command prints them (its names()): output to a pipe is
   // a program's, names' bytes quoted only when one could break its line (or,
   // before a line's text, holds a colon); a terminal shows them as rg and fd do.
   style.names = tty ? 'shown' : 'piped';
+  style.null = Boolean(settings.null);
   // As fd: a glob pattern without an upper-case letter ignores case, unless -s.
-  if (tool === 'glob' && !caseSensitive && !/\p{Lu}/u.test(req.pattern)) req.case_insensitive = true;
+  if (tool === 'glob' && !settings.caseSensitive && !/\p{Lu}/u.test(pos[0])) req.case_insensitive = true;
   const { root, file, prefix } = target(pos[1] ?? '.', pos.length === 2);
   if (file !== undefined && tool === 'glob') fail(`${pos[1]}: not a directory`);
   if (file !== undefined) {
@@ -197,6 +269,8 @@ async function search(tool, argv) {
     style.filename = false; // as rg: one file searched, no name printed
   }
   const host = openHost(root, prefix + (file ?? ''), timeoutMs);
+  // As fd -0 prints the current directory's entries: ./ first.
+  const shown = tool === 'glob' && style.null && prefix === '' ? './' : prefix;
   const line = JSON.stringify({ v: 1, id: '1', [tool]: req, limits: limits(timeoutMs) }) + '\n';
   let found = 0, failed = false;
   const out = [];
@@ -205,7 +279,7 @@ async function search(tool, argv) {
     const l = JSON.parse(raw.toString('utf8'));
     if (l.item) {
       if (!l.item.context) found++;
-      out.push(print.item(prefix, l.item, style));
+      out.push(print.item(shown, l.item, style));
       if (out.length >= 1024) process.stdout.write(print.joinOut(out.splice(0)));
     } else if (l.problem) {
       process.stderr.write(print.problem(prefix, l.problem));
@@ -226,7 +300,8 @@ async function search(tool, argv) {
 // table whose call is its options and one PATH, as the Go command does.
 async function readList(tool, argv) {
   const req = { ...FLAGS[tool].defaults };
-  const { pos, timeoutMs } = parseFlags(tool, argv, req);
+  const { pos, settings } = parseFlags(tool, argv, req);
+  const timeoutMs = settings.timeout;
   const needsPath = tool === 'read' || tool === 'stat';
   if (pos.length > 1 || (needsPath && pos.length === 0)) usage(needsPath ? `${tool}: want one PATH` : `${tool}: want at most one PATH`);
   let arg = pos[0] ?? '.';

@@ -12,7 +12,8 @@ import (
 
 // NodeFlags is examples/node/flags.json: each tool's line in the usage, its command-line flags
 // (the option each sets, its kind, and the value it sets when it takes no
-// argument) and the command's defaults, for the Node host's parser.
+// argument), the command's defaults, and the command's own flags and those
+// it refuses (CommandFlags), for the Node host's parser.
 func NodeFlags() []byte {
 	type flagJSON struct {
 		Long   string `json:"long"`
@@ -26,12 +27,27 @@ func NodeFlags() []byte {
 		Map      map[string]string `json:"map,omitempty"`
 		Duration bool              `json:"duration,omitempty"`
 	}
+	// commandJSON is a row of CommandFlags.
+	type commandJSON struct {
+		Long    string `json:"long,omitempty"`
+		Short   string `json:"short,omitempty"`
+		Kind    string `json:"kind"`
+		Effect  string `json:"effect"`
+		Setting string `json:"setting,omitempty"`
+		Value   string `json:"value,omitempty"`
+		Default string `json:"default,omitempty"`
+		Help    string `json:"help"`
+		What    string `json:"what,omitempty"`
+		Instead string `json:"instead,omitempty"`
+	}
 	type toolJSON struct {
 		// Synopsis and Summary are its line in the command's usage.
 		Synopsis string         `json:"synopsis"`
 		Summary  string         `json:"summary"`
 		Flags    []flagJSON     `json:"flags"`
 		Defaults map[string]any `json:"defaults"`
+		// Command are the command's own flags and those it refuses.
+		Command []commandJSON `json:"command"`
 	}
 	out := map[string]any{"generated": "by go generate ./internal/options, from its table of options: do not edit"}
 	for _, tool := range All {
@@ -61,6 +77,10 @@ func NodeFlags() []byte {
 				tj.Defaults[o.Name] = d
 			}
 		}
+		for _, f := range CommandFlagsFor(tool) {
+			tj.Command = append(tj.Command, commandJSON{Long: f.Long, Short: f.Short, Kind: flagKindNames[f.Kind], Effect: effectNames[f.Effect],
+				Setting: f.Setting, Value: f.Value, Default: f.Default, Help: f.Help, What: f.What, Instead: f.Instead})
+		}
 		out[Names[tool]] = tj
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
@@ -71,6 +91,11 @@ func NodeFlags() []byte {
 }
 
 var kindNames = map[Kind]string{String: "string", Bool: "bool", Int: "int", Strings: "list", Array: "array", Enum: "enum"}
+
+var flagKindNames = map[FlagKind]string{FlagBool: "bool", FlagTri: "tri", FlagCount: "count", FlagString: "string", FlagStrings: "list",
+	FlagInt: "int", FlagDuration: "duration", FlagAge: "age", FlagSize: "size", FlagSizes: "sizes"}
+
+var effectNames = map[Effect]string{Print: "print", Run: "run", Rewrite: "rewrite", Filter: "filter", Accepted: "accepted", Refused: "refused"}
 
 // Markdown is the option table of a tool for README.md: each option, the
 // flags of the command that set it, and what it does.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rootbound/rootbound/host/internal/escape"
+	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/internal/testtree"
 )
 
@@ -197,4 +198,22 @@ func lineKey(l string) string {
 		}
 	}
 	return l
+}
+
+// TestCommandFlagsBound: every row of options.CommandFlags a subcommand
+// takes is one of its flags, bound to a setting of the command's; a
+// refused one is not, unless only a value of it is refused.
+func TestCommandFlagsBound(t *testing.T) {
+	for _, tool := range options.All {
+		fs := newFlags(options.Names[tool])
+		bindOptions(fs, tool)
+		bindCommand(fs, tool, new(commandFlags)) // panics on a setting it lacks
+		for _, f := range options.CommandFlagsFor(tool) {
+			bound := f.Long != "" && fs.Lookup(f.Long) != nil || f.Long == "" && fs.ShorthandLookup(f.Short) != nil
+			// A refused value is of a flag that is bound ("--sort modified").
+			if want := f.Effect != options.Refused || f.Value != ""; bound != want {
+				t.Errorf("%s: --%s -%s (%v): bound %v", options.Names[tool], f.Long, f.Short, f.Effect, bound)
+			}
+		}
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/rootbound/rootbound/host"
 	"github.com/rootbound/rootbound/host/internal/printer"
@@ -28,22 +27,16 @@ func toolIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 	t, _ := toolOf(tool)
 	read := t == options.Read
 	usage := fmt.Sprintf("usage: rootbound %s %s\n  %s", tool, options.Commands[t].Synopsis, options.Commands[t].Summary)
-	sizeHelp := "refuse files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
 	switch {
 	case read:
 		usage = "usage: rootbound read [flags] PATH[:LINE[-[LINE]]]\n  print the lines of a file, numbered as cat -n numbers them: all of them, or PATH:A line A (as grep -n names a place), PATH:A-B lines A to B, PATH:A- A to the end; -n and --offset say the same"
 	case t == options.List:
 		usage = "usage: rootbound list [flags] [PATH]\n  list a directory's entries: files with their sizes, directories with a trailing /, links (never followed)"
-		sizeHelp = "do not apply ignore files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)"
 	}
 	fs := newFlags("rootbound " + tool)
 	vals := bindOptions(fs, t)
 	var c commandFlags
-	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
-	c.maxSize = protocol.DefaultMaxFileSize
-	fs.Var((*byteSize)(&c.maxSize), "max-filesize", sizeHelp)
-	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
+	bindCommand(fs, t, &c)
 	if done, code := parse(fs, args, usage+"\n"+pathRule, stdout, stderr); done {
 		return code
 	}

@@ -33,6 +33,7 @@ import (
 // how it prints, as rg and fd print, and what it reads.
 type commandFlags struct {
 	json                           bool
+	noServer                       bool // read by viaServer, from the arguments
 	timeout                        time.Duration
 	maxSize                        int64 // --max-filesize, in bytes
 	lineRegexp                     bool  // -x
@@ -142,53 +143,7 @@ func searchFlags(tool string) (fs *flag.FlagSet, vals *values, c *commandFlags) 
 	}
 	vals = bindOptions(fs, t)
 	c = new(commandFlags)
-	fs.BoolVar(&c.json, "json", false, "print the protocol lines as the module writes them (JSON)")
-	fs.DurationVar(&c.timeout, "timeout", time.Minute, "give up after this long")
-	c.maxSize = protocol.DefaultMaxFileSize
-	fs.Var((*byteSize)(&c.maxSize), "max-filesize", "skip files larger than this `SIZE` (bytes, or with K, M or G, as rg: 8M)")
-	fs.BoolVar(&c.typeList, "type-list", false, "list the file types and their globs, and exit")
-	fs.BoolVar(&c.noIgnoreParent, "no-ignore-parent", false, "do not apply ignore files of the directories above PATH")
-	fs.BoolVar(&c.noIgnoreGlobal, "no-ignore-global", false, "do not apply the global excludes (git's core.excludesFile)")
-	fs.CountVarP(&c.unrestricted, "unrestricted", "u", "-u: --no-ignore; -uu: and hidden files (searched anyway); -uuu: and binary files as text (grep)")
-	fs.IntVarP(&c.threads, "threads", "j", 0, "split a grep across `N` instances, one core each (default: the CPUs; a glob runs on one)")
-	fs.BoolVarP(&c.follow, "follow", "L", false, "refused: symbolic links are never followed")
-	fs.BoolVarP(&c.quiet, "quiet", "q", false, "print nothing; exit 0 at the first result, 1 if there is none")
-	fs.Bool("no-server", false, "run in this process, not through the resident server (which this command starts for the calls after it)")
-	if tool == "grep" {
-		fs.StringVar(&c.color, "color", "auto", "`WHEN`: never, auto (on a terminal) or always")
-		fs.BoolVarP(&c.pretty, "pretty", "p", false, "--heading -n, coloured as on a terminal (--color auto, piped too)")
-		for _, name := range []string{"no-config", "no-require-git", "multiline-dotall"} {
-			fs.Bool(name, false, "accepted, for rg: rootbound reads no configuration, applies .gitignore outside git repositories too, and -U always lets . match a newline")
-		}
-		fs.BoolVar(&c.stats, "stats", false, "after the results, print what was searched and what was left out, and why")
-		fs.StringArrayVarP(&c.regexps, "regexp", "e", nil, "a `PATTERN` to search for; repeat it (any may match); PATTERN is then not given")
-		fs.BoolVarP(&c.lineRegexp, "line-regexp", "x", false, "match whole lines only (as rg -x)")
-		fs.StringArrayVarP(&c.patternFiles, "file", "f", nil, "search for the patterns in `PATTERNFILE`, one a line (as rg -f); repeat it; PATTERN is then not given")
-		fs.StringVarP(&c.replace, "replace", "r", "", "print each match as `REPLACEMENT` ($1, ${name}: its groups; $$: a $); only what is printed changes")
-		fs.BoolVar(&c.trim, "trim", false, "print lines without their leading white space")
-		fs.StringVar(&c.sortr, "sortr", "", "`ORDER`: modified: newest first, across the tree (rg sorts each directory's entries, a directory by its own time)")
-		fs.BoolVar(&c.files, "files", false, "list the files that would be searched, and search none (no PATTERN)")
-		boolPair(fs, &c.lineNumbers, "line-number", "n", "no-line-number", "N", "print line numbers (the default on a terminal)", "print no line numbers")
-		boolPair(fs, &c.filename, "with-filename", "H", "no-filename", "I", "print the path of each line (the default unless PATH is one file)", "print no paths")
-		boolPair(fs, &c.heads, "heading", "", "no-heading", "", "print each file's path above its lines (the default on a terminal)", "print the path on every line")
-		fs.BoolVar(&c.column, "column", false, "print the column of each line's first match (implies -n)")
-		fs.BoolVar(&c.vimgrep, "vimgrep", false, "print each match as path:line:column:text, a line per match")
-		fs.BoolVarP(&c.null, "null", "0", false, "follow each path with a NUL byte")
-	} else {
-		fs.StringVarP(&c.color, "color", "c", "auto", "`WHEN`: never, auto or always (accepted, for fd: paths are not coloured)")
-		fs.BoolVarP(&c.absolute, "absolute-path", "a", false, "print absolute paths")
-		fs.StringArrayVarP(&c.extensions, "extension", "e", nil, "only files whose name ends in .`EXT`, in any case (fd -e); repeat it; PATTERN may then be left out")
-		fs.BoolVarP(&c.null, "print0", "0", false, "end each path with a NUL byte, not a newline")
-		fs.BoolP("glob", "g", true, "accepted, for fd: patterns are globs")
-		fs.Lookup("glob").NoOptDefVal = "true"
-		fs.BoolVarP(&c.caseSensitive, "case-sensitive", "s", false, "letter case counts (by default, as fd: only when the pattern has an upper-case letter)")
-		fs.BoolVarP(&c.fixed, "fixed-strings", "F", false, "PATTERN is a string that a name holds, as fd -F (a glob of *PATTERN* with its wildcards taken literally)")
-		fs.VarP((*sizeBounds)(&c.entries.sizes), "size", "S", "only files of this `SIZE`: +10k at least, -1M at most, 512b exactly (b, k, m, g, t; ki, mi, gi, ti), as fd -S; repeat it")
-		fs.Var((*durationValue)(&c.entries.changedBefore), "changed-before", "only entries modified longer ago than this `DURATION` (10min, 2h, 3d, 1w), as fd")
-		fs.IntVar(&c.entries.minDepth, "min-depth", 0, "only entries at least `N` deep below PATH (1: its own entries)")
-		fs.IntVar(&c.exactDepth, "exact-depth", 0, "only entries exactly `N` deep below PATH (1: its own entries)")
-		fs.BoolVar(&c.stripCWD, "strip-cwd-prefix", false, "no ./ before the paths -0 prints, as fd --strip-cwd-prefix")
-	}
+	bindCommand(fs, t, c)
 	return fs, vals, c
 }
 
@@ -409,8 +364,9 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 // parseSearch parses the flags of glob or grep. A flag rg or fd has and
 // rootbound does not is named as theirs.
 func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io.Writer) (done bool, code int) {
-	if name, f, ok := foreignFlag(tool, fs, args); ok {
-		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported; instead: %s\n", tool, map[string]string{"grep": "rg", "glob": "fd"}[tool], name, f.what, f.instead)
+	t, _ := toolOf(tool)
+	if name, f, ok := refusedFlag(t, fs, args); ok {
+		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported; instead: %s\n", tool, map[string]string{"grep": "rg", "glob": "fd"}[tool], name, f.What, f.Instead)
 		return true, 2
 	}
 	return parse(fs, args, fmt.Sprintf("usage: rootbound %s [flags] %s\n", tool, map[string]string{
