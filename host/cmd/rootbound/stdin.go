@@ -52,9 +52,10 @@ func stdinTarget(stdin io.Reader, maxSize int64, stream bool) (target, error) {
 	return t, nil
 }
 
-// stdinPiece is how much of a streamed stdin one call searches at most,
-// but for a line longer than it (which is a piece of its own, up to the
-// size cap): a piece ends at the last line end within it.
+// stdinPiece is how much of a streamed stdin one call searches at most
+// (or the size cap, when smaller), but for a line longer than it (which is
+// a piece of its own, up to the size cap): a piece ends at the last line
+// end within it.
 var stdinPiece = 4 << 20 // a variable for tests
 
 // A piecer cuts a stream into pieces of whole lines.
@@ -70,7 +71,7 @@ type piecer struct {
 // after maxSize+1 bytes, and what is left of it dropped: the module says
 // the piece is over the cap, as it says of a file.
 func (p *piecer) next(maxSize int64) ([]byte, bool) {
-	buf := make([]byte, stdinPiece)
+	buf := make([]byte, max(1, min(int64(stdinPiece), maxSize))) // a piece is a file the cap lets through
 	n := copy(buf, p.rest)
 	p.rest = nil
 	if !p.eof {

@@ -84,6 +84,7 @@ func TestGrepStdinStreams(t *testing.T) {
 		{"-n", "--max-results", "500", "5"},
 		{"-q", "7"},
 		{"nothing"},
+		{"--max-filesize", "1K", "-c", "7"}, // no cap on a stream, as rg has none
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			ours, errs, code := rootboundIn(t, in.String(), append([]string{"grep"}, args...)...)
