@@ -24,7 +24,6 @@ import (
 	"github.com/rootbound/rootbound/host/internal/escape"
 	"github.com/rootbound/rootbound/host/internal/printer"
 	"github.com/rootbound/rootbound/host/internal/rootfs"
-	"github.com/rootbound/rootbound/internal/options"
 	"github.com/rootbound/rootbound/protocol"
 )
 
@@ -52,7 +51,8 @@ type commandFlags struct {
 	lineNumbers, filename, heads tri      // -n/-N, -H/-I, --heading/--no-heading
 	column, vimgrep, pretty      bool
 	patternFiles                 []string // -f
-	replace                      string   // -r, when given (fs.Changed)
+	replace                      string   // -r
+	replaced                     bool     // -r was given (an empty replacement is one)
 	trim                         bool
 	sortr                        string
 
@@ -137,21 +137,22 @@ func processEnv(stdin io.Reader, stdout io.Writer) (env, func()) {
 // the table (vals) and the command's own (c).
 func searchFlags(tool string) (fs *flag.FlagSet, vals *values, c *commandFlags) {
 	fs = newFlags("rootbound " + tool)
-	t := options.Glob
-	if tool == "grep" {
-		t = options.Grep
-	}
+	t, _ := toolOf(tool)
 	vals = bindOptions(fs, t)
 	c = new(commandFlags)
 	bindCommand(fs, t, c)
 	return fs, vals, c
 }
 
+// searchIn runs glob or grep (their kind says how they differ) over one
+// or more PATHs.
 func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
+	k := kinds[tool]()
 	fs, vals, c := searchFlags(tool)
-	if done, code := parseSearch(fs, tool, args, stdout, stderr); done {
+	if done, code := parseSearch(fs, tool, k, args, stdout, stderr); done {
 		return code
 	}
+	c.replaced = fs.Changed("replace")
 	if c.follow {
 		fmt.Fprintf(stderr, "rootbound %s: -L/--follow is refused: symbolic links are never followed, at any component of any path (a link is counted, never read through); instead: give the link's target as PATH\n", tool)
 		return 2
@@ -170,36 +171,26 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if c.sortr != "" && c.sortr != "modified" && c.sortr != "mtime" {
-		fmt.Fprintf(stderr, "rootbound grep: --sortr %q, want modified (newest first)\n", c.sortr)
+		fmt.Fprintf(stderr, "rootbound %s: --sortr %q, want modified (newest first)\n", tool, c.sortr)
 		return 2
 	}
 	if code, ok := c.readPatternFiles(e.cwd, stderr); !ok {
 		return code
 	}
-	pattern, paths, unopened, ok := c.positional(e, tool, fs.Args(), stderr)
+	pattern, paths, unopened, ok := c.positional(e, tool, k, fs.Args(), stderr)
 	if !ok {
 		return unopened
 	}
 	defer closeTargets(paths)
 	raw, err := vals.Args(pattern, "")
-	if err != nil {
-		fmt.Fprintln(stderr, "rootbound:", err)
-		return 2
-	}
-	var glob host.GlobArgs
-	var grep host.GrepArgs
-	if tool == "glob" {
-		err = json.Unmarshal(raw, &glob)
-		c.globArgs(&glob)
-	} else {
-		err = json.Unmarshal(raw, &grep)
-		c.grepArgs(&grep)
+	if err == nil {
+		k, err = k.call(c, raw)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rootbound:", err)
+		fmt.Fprintf(stderr, "rootbound %s: %v\n", tool, err)
 		return 2
 	}
-	if max := glob.MaxResults + grep.MaxResults; max < 1 || max > protocol.MaxResultsCeiling {
+	if max := k.maxResults(); max < 1 || max > protocol.MaxResultsCeiling {
 		fmt.Fprintf(stderr, "rootbound %s: --max-results %d, want 1 to %d (the default is everything)\n", tool, max, protocol.MaxResultsCeiling)
 		return 2
 	}
@@ -211,115 +202,49 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 			if e.piped {
 				return fallback
 			}
-			fmt.Fprintln(stderr, "rootbound grep: -: no standard input to search (it is a terminal)")
+			fmt.Fprintf(stderr, "rootbound %s: -: no standard input to search (it is a terminal)\n", tool)
 			return 2
 		}
-		// Streamed in pieces, except for a multiline pattern (which may
-		// span them) and --json (whose lines the module writes).
-		t, err := stdinTarget(e.stdin, c.maxSize, !grep.Multiline && !c.json)
+		t, err := stdinTarget(e.stdin, c.maxSize, k.streams(c))
 		if err != nil {
 			fmt.Fprintln(stderr, "rootbound:", err)
 			return 2
 		}
 		paths[i] = t
 	}
-	if c.files {
-		// rg --files: what grep would search, listed, as a glob of every
-		// file through grep's filters.
-		tool, glob = "glob", host.GlobArgs{Pattern: "*", Glob: append(grep.Glob, anyCaseAll(grep.Iglob)...), Type: grep.Type, TypeNot: grep.TypeNot,
-			Sort: grep.Sort, MaxDepth: grep.MaxDepth, NoIgnore: grep.NoIgnore, Hidden: grep.Hidden, MaxResults: grep.MaxResults, Offset: grep.Offset}
-	}
-	var rw func(host.Item) host.Item
-	if fs.Changed("replace") && tool == "grep" && !c.files {
-		if rw, err = replacer(grep, c.replace); err != nil {
-			fmt.Fprintln(stderr, "rootbound grep:", err)
-			return 2
-		}
-	}
-	if (c.column || c.vimgrep) && grep.OnlyMatching {
-		fmt.Fprintf(stderr, "rootbound grep: --column and --vimgrep do not go with -o here: a match alone carries no column\n")
-		return 2
-	}
 
 	ctx, cancel := context.WithTimeout(e.ctx, c.timeout)
 	defer cancel()
-	tty := e.tty
-	single := len(paths) == 1 && paths[0].file != ""
-	style := printer.Style{
-		Filename: c.filename.or(!single),
-		Heading:  c.heads.or(tty) && !c.vimgrep,
-		Column:   c.column, Vimgrep: c.vimgrep,
-		LineNumbers: c.lineNumbers.or(tty) || c.column || c.vimgrep,
-		// As rg: --color auto colours a terminal (and -p any output)
-		// whose environment allows it (TERM, NO_COLOR).
-		Color: c.color == "always" || c.color == "auto" && (tty || c.pretty) && e.colors,
-		Null:  c.null,
-		Trim:  c.trim,
-		Grep:  &grep,
-	}
-	if c.vimgrep {
-		style.Filename, style.Color = true, false // as rg prints it
-	}
-	if tool == "glob" || c.files {
-		style = printer.Style{Filename: true, Null: c.null}
-	}
-	style.Names = names(tty, c.null)
-	out := newOutput(stdout, style)
+	out := newOutput(stdout, k.style(c, e.tty, len(paths) == 1 && paths[0].file != "", e.colors))
 	out.quiet = c.quiet
-	out.rewrite = rw
 	var total runTotals
 	code := 1
 	if unopened == 2 {
 		code = 2
 	}
 	for _, p := range paths {
-		glob.Path, grep.Path = p.file, p.file
-		out.lines.Prefix = p.prefix
-		if tool == "glob" && c.null && p.prefix == "" && !c.stripCWD {
-			out.lines.Prefix = "./" // as fd -0 prints the current directory's entries
-		}
-		if c.absolute {
-			out.lines.Prefix = p.absolute
-		}
-		r, done := c.runner(ctx, e, p, glob.NoIgnore || grep.NoIgnore, stderr)
+		out.lines.Prefix = k.prefix(c, p)
+		r, done := c.runner(ctx, e, p, k.noIgnore(), stderr)
 		if r == nil {
 			code = 2
 			continue
 		}
-		var res *host.Result
-		switch {
-		case c.json:
-			rc := searchJSON(ctx, r, tool, glob, grep, c.timeout, c.maxSize, out.lines.Prefix, stdout, stderr)
+		if c.json {
+			req := protocol.Request{V: protocol.Version, ID: "1",
+				Limits: &protocol.Limits{DeadlineMS: c.timeout.Milliseconds(), MaxFileSize: c.maxSize}}
+			k.request(&req, p.file)
+			rc := serveJSON(ctx, r, req, out.lines.Prefix, stdout, stderr)
 			done()
 			code = worse(code, rc)
 			continue
-		case tool == "glob":
-			each := out.item
-			if c.entries.stats() || c.entries.minDepth > 0 {
-				var fsys *rootfs.FS
-				if c.entries.stats() {
-					dir, err := rootfs.FromFile(p.dir)
-					if err != nil {
-						fmt.Fprintln(stderr, "rootbound:", err)
-						code = 2
-						continue
-					}
-					defer dir.Close()
-					fsys = rootfs.New(dir, nil)
-					defer fsys.Close()
-				}
-				each = c.entries.wrap(fsys, out.item)
-			}
-			res, _ = r.GlobEach(ctx, glob, each)
-		case p.stream != nil:
-			res = grepStream(ctx, r, p, grep, c.maxSize, out)
-		default:
-			res, _ = r.GrepEach(ctx, grep, out.item)
-			if p.file != "" && !grep.Text && res.Done.Results == 0 && res.Done.Skipped.Binary > 0 {
-				res = namedBinary(ctx, r, grep, out)
-			}
 		}
+		res, err := k.run(ctx, r, c, p, out)
 		done()
+		if res == nil {
+			fmt.Fprintln(stderr, "rootbound:", err)
+			code = 2
+			continue
+		}
 		total.add(res)
 		out.problems(stderr, res)
 		if out.quit {
@@ -343,35 +268,21 @@ func searchIn(e env, tool string, args []string, stdout, stderr io.Writer) int {
 		c.printStats(stdout, out, total)
 	}
 	total.notices(stderr, out.found == 0 || c.stats, c.maxSize)
-	if tool == "glob" && out.found == 0 && !c.files && glob.Pattern != "" {
-		// fd takes a regular expression that may match a part of a name;
-		// a glob without a wildcard is a whole name.
-		switch g, isRegex, ok := regexGlob(glob.Pattern); {
-		case ok:
-			fmt.Fprintf(stderr, "rootbound glob: %s reads as a regular expression (fd's pattern), and is taken as a glob: %s finds what fd would find with it\n",
-				escape.Path(glob.Pattern), escape.Path(g))
-		case isRegex:
-			fmt.Fprintf(stderr, "rootbound glob: %s reads as a regular expression (fd's pattern), and is taken as a glob (* ? [a-z] {a,b} **), which cannot say all of it\n",
-				escape.Path(glob.Pattern))
-		case !strings.ContainsAny(glob.Pattern, "*?[{\\/"):
-			fmt.Fprintf(stderr, "rootbound glob: %s is a glob, and matches whole names only (fd's pattern is a regex that matches a part): %s finds the names that hold it\n",
-				escape.Path(glob.Pattern), escape.Path("*"+glob.Pattern+"*"))
-		}
+	if out.found == 0 {
+		k.none(stderr)
 	}
 	return code
 }
 
 // parseSearch parses the flags of glob or grep. A flag rg or fd has and
 // rootbound does not is named as theirs.
-func parseSearch(fs *flag.FlagSet, tool string, args []string, stdout, stderr io.Writer) (done bool, code int) {
+func parseSearch(fs *flag.FlagSet, tool string, k kind, args []string, stdout, stderr io.Writer) (done bool, code int) {
 	t, _ := toolOf(tool)
 	if name, f, ok := refusedFlag(t, fs, args); ok {
-		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported; instead: %s\n", tool, map[string]string{"grep": "rg", "glob": "fd"}[tool], name, f.What, f.Instead)
+		fmt.Fprintf(stderr, "rootbound %s: %s's %s (%s) is not supported; instead: %s\n", tool, k.like(), name, f.What, f.Instead)
 		return true, 2
 	}
-	return parse(fs, args, fmt.Sprintf("usage: rootbound %s [flags] %s\n", tool, map[string]string{
-		"grep": "PATTERN [PATH ...]\n       rootbound grep [flags] -e PATTERN ... [PATH ...]\n       rootbound grep --files [flags] [PATH ...]",
-		"glob": "PATTERN [PATH ...]\n       rootbound glob -e EXT [flags] [PATTERN [PATH ...]]"}[tool])+pathRule, stdout, stderr)
+	return parse(fs, args, fmt.Sprintf("usage: rootbound %s [flags] %s\n", tool, k.usage())+pathRule, stdout, stderr)
 }
 
 // target is one PATH: the directory to search below, opened (dir), the
@@ -414,28 +325,20 @@ var errNotOpened = errors.New("a PATH the client did not open")
 // PATHs (the current directory when none), opened. When !ok, code is the
 // exit status (2, or fallback); when ok, code is 2 if a PATH could not be
 // opened (it was said, and the others are to be searched), else 0.
-func (c *commandFlags) positional(e env, tool string, args []string, stderr io.Writer) (pattern string, paths []target, code int, ok bool) {
-	switch {
-	case tool == "grep" && c.files:
-		pattern = "x" // none: the PATHs follow
-	case tool == "grep" && len(c.regexps) > 0:
-		pattern = c.regexps[0] // as rg: with -e, the arguments are PATHs
-	case len(args) > 0:
-		pattern, args = args[0], args[1:]
-	case tool == "glob":
-		pattern = "*" // as fd with no pattern, or with -e alone: every name
-	default:
+func (c *commandFlags) positional(e env, tool string, k kind, args []string, stderr io.Writer) (pattern string, paths []target, code int, ok bool) {
+	pattern, args, stdin, ok := k.pattern(c, args)
+	if !ok {
 		fmt.Fprintf(stderr, "rootbound %s: want PATTERN [PATH ...] (rootbound %s --help lists the forms)\n", tool, tool)
 		return "", nil, 2, false
 	}
 	if len(args) == 0 {
 		args = []string{""}
-		if tool == "grep" && !c.files && e.piped {
+		if stdin && e.piped {
 			args = []string{"-"} // as rg: no PATH, and something piped in
 		}
 	}
 	for _, a := range args {
-		if a == "-" && tool == "grep" && !c.files {
+		if a == "-" && stdin {
 			paths = append(paths, target{stdin: true})
 			continue
 		}
@@ -694,20 +597,6 @@ func (c commandFlags) runner(ctx context.Context, e env, t target, noIgnore bool
 		fmt.Fprintln(stderr, "rootbound: warning:", w)
 	}
 	return r, done
-}
-
-// searchJSON runs the call through the protocol and prints its lines as the
-// module writes them.
-func searchJSON(ctx context.Context, r *host.Runner, tool string, glob host.GlobArgs, grep host.GrepArgs,
-	timeout time.Duration, maxSize int64, prefix string, stdout, stderr io.Writer) int {
-	req := protocol.Request{V: protocol.Version, ID: "1",
-		Limits: &protocol.Limits{DeadlineMS: timeout.Milliseconds(), MaxFileSize: maxSize}}
-	if tool == "glob" {
-		req.Glob = &glob
-	} else {
-		req.Grep = &grep
-	}
-	return serveJSON(ctx, r, req, prefix, stdout, stderr)
 }
 
 // serveJSON runs one request through the protocol (Runner.Serve) and prints
