@@ -84,12 +84,6 @@ func (t tri) or(def bool) bool {
 	return def
 }
 
-func boolPair(fs *flag.FlagSet, t *tri, long, short, offLong, offShort, help, offHelp string) {
-	fs.VarPF(triFlag{t, true}, long, short, help).NoOptDefVal = "true"
-	fs.VarPF(triFlag{t, false}, offLong, offShort, offHelp).NoOptDefVal = "true"
-}
-
-// search runs glob or grep over one or more PATHs.
 // env is where a search runs: this process, or a resident server for a
 // client (server.go), which passes what the search would have looked up
 // in its own process.
