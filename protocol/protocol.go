@@ -246,6 +246,9 @@ func (g *Strings) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &many); err != nil {
 		return errors.New("want a string or a list of strings")
 	}
+	if len(many) == 0 {
+		many = nil // an empty list is none, as it is written back (omitempty)
+	}
 	*g = many
 	return nil
 }
