@@ -117,17 +117,13 @@ func indexConfig(trees map[string]string, tree string, parallelism int) host.Con
 // indexedRunner is a Runner on tree with its index built (the caller
 // closes it), splitting a call over parallelism instances.
 func indexedRunner(ctx context.Context, trees map[string]string, tree string, parallelism int) (*host.Runner, error) {
-	start := time.Now()
 	r, err := host.NewRunner(ctx, indexConfig(trees, tree, parallelism))
 	if err != nil {
 		return nil, err
 	}
-	for !r.Indexed() {
-		if time.Since(start) > 5*time.Minute {
-			r.Close(ctx)
-			return nil, fmt.Errorf("the index of the %s tree was not built in 5 minutes", tree)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := waitIndexed(r, 5*time.Minute); err != nil {
+		r.Close(ctx)
+		return nil, fmt.Errorf("the %s tree: %w", tree, err)
 	}
 	return r, nil
 }
